@@ -1,0 +1,72 @@
+# perfabi — build everything static, warnings are errors.
+#
+#   make              build the runner, every case and fixture
+#   make check        the project's own tests (cmocka units, then ./run.sh)
+#   make coverage     lcov report of the harness exercised by make check
+#   make clean
+#
+# Cases are discovered: every cases/<area>/<name>.c becomes the binary
+# build/cases/<area>/<name>, named "<area>/<name>" in results. No lists.
+
+CC       ?= gcc
+BUILD    ?= build
+WARN     := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -Wno-format-truncation
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iharness
+LDSTATIC := -static
+COV      ?=
+ifeq ($(COV),1)
+CFLAGS   += --coverage -O0
+LDFLAGS  += --coverage
+BUILD    := build-cov
+endif
+
+LIB_SRC  := $(wildcard harness/lib/*.c) harness/abi_ours.c
+LIB_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+LIB      := $(BUILD)/libperfabi.a
+
+CASE_SRC := $(sort $(wildcard cases/*/*.c))
+CASES    := $(patsubst cases/%.c,$(BUILD)/cases/%,$(CASE_SRC))
+FIX_SRC  := $(sort $(wildcard fixtures/progs/*.c))
+FIXTURES := $(patsubst fixtures/progs/%.c,$(BUILD)/fixtures/%,$(FIX_SRC))
+RUN_SRC  := $(wildcard harness/runner/*.c)
+RUN_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(RUN_SRC))
+RUNNER   := $(BUILD)/perfabi-run
+
+HDRS     := $(wildcard harness/*.h harness/*.def harness/lib/*.h harness/runner/*.h)
+
+all: $(RUNNER) $(CASES) $(FIXTURES) $(BUILD)/abi-check.stamp
+
+$(BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+# Compile-time agreement of harness/abi_struct.h with <linux/perf_event.h>.
+$(BUILD)/abi-check.stamp: harness/abi_check.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $(BUILD)/obj/abi_check.o
+	@touch $@
+
+$(BUILD)/cases/%: cases/%.c $(LIB) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DPA_CASE_NAME='"$*"' $< $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
+
+$(BUILD)/fixtures/%: fixtures/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDSTATIC) $(LDFLAGS)
+
+$(RUNNER): $(RUN_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(RUN_OBJ) $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
+
+-include harness/vm.mk
+-include tests/tests.mk
+
+clean:
+	rm -rf build build-cov
+
+.PHONY: all clean check coverage
+.DELETE_ON_ERROR:

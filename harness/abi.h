@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfabi: the perf_event_open(2) ABI as the project knows it, independent of
+ * the build machine's kernel headers, so that one build runs on every kernel.
+ *
+ * Written from the documented layout (man 2 perf_event_open and the published
+ * uapi header, newest layout VER9 = 144 bytes). harness/abi_check.c asserts at
+ * compile time that it agrees with <linux/perf_event.h> wherever that header
+ * has the same element.
+ */
+#ifndef PERFABI_ABI_H
+#define PERFABI_ABI_H
+
+/* Keep the system's uapi header out: these definitions replace it. */
+#define _UAPI_LINUX_PERF_EVENT_H
+#define _LINUX_PERF_EVENT_H
+#define _UAPI_LINUX_HW_BREAKPOINT_H
+#define _LINUX_HW_BREAKPOINT_H
+
+#include <stdint.h>
+#include <sys/ioctl.h>
+
+#define PA_TAG_ATTR		perf_event_attr
+#define PA_TAG_HEADER		perf_event_header
+#define PA_TAG_MMAP_PAGE	perf_event_mmap_page
+#include "abi_struct.h"
+
+/* attr.type */
+enum perf_type_id {
+	PERF_TYPE_HARDWARE	= 0,
+	PERF_TYPE_SOFTWARE	= 1,
+	PERF_TYPE_TRACEPOINT	= 2,
+	PERF_TYPE_HW_CACHE	= 3,
+	PERF_TYPE_RAW		= 4,
+	PERF_TYPE_BREAKPOINT	= 5,
+	PERF_TYPE_MAX,
+};
+
+/* attr.config for PERF_TYPE_HARDWARE */
+enum perf_hw_id {
+	PERF_COUNT_HW_CPU_CYCLES		= 0,
+	PERF_COUNT_HW_INSTRUCTIONS		= 1,
+	PERF_COUNT_HW_CACHE_REFERENCES		= 2,
+	PERF_COUNT_HW_CACHE_MISSES		= 3,
+	PERF_COUNT_HW_BRANCH_INSTRUCTIONS	= 4,
+	PERF_COUNT_HW_BRANCH_MISSES		= 5,
+	PERF_COUNT_HW_BUS_CYCLES		= 6,
+	PERF_COUNT_HW_STALLED_CYCLES_FRONTEND	= 7,
+	PERF_COUNT_HW_STALLED_CYCLES_BACKEND	= 8,
+	PERF_COUNT_HW_REF_CPU_CYCLES		= 9,
+	PERF_COUNT_HW_MAX,
+};
+#define PERF_PMU_TYPE_SHIFT	32
+#define PERF_HW_EVENT_MASK	0xffffffffULL
+
+/* attr.config for PERF_TYPE_HW_CACHE: id | (op << 8) | (result << 16) */
+enum perf_hw_cache_id {
+	PERF_COUNT_HW_CACHE_L1D = 0, PERF_COUNT_HW_CACHE_L1I = 1,
+	PERF_COUNT_HW_CACHE_LL = 2, PERF_COUNT_HW_CACHE_DTLB = 3,
+	PERF_COUNT_HW_CACHE_ITLB = 4, PERF_COUNT_HW_CACHE_BPU = 5,
+	PERF_COUNT_HW_CACHE_NODE = 6, PERF_COUNT_HW_CACHE_MAX,
+};
+enum perf_hw_cache_op_id {
+	PERF_COUNT_HW_CACHE_OP_READ = 0, PERF_COUNT_HW_CACHE_OP_WRITE = 1,
+	PERF_COUNT_HW_CACHE_OP_PREFETCH = 2, PERF_COUNT_HW_CACHE_OP_MAX,
+};
+enum perf_hw_cache_op_result_id {
+	PERF_COUNT_HW_CACHE_RESULT_ACCESS = 0, PERF_COUNT_HW_CACHE_RESULT_MISS = 1,
+	PERF_COUNT_HW_CACHE_RESULT_MAX,
+};
+
+/* attr.config for PERF_TYPE_SOFTWARE */
+enum perf_sw_ids {
+	PERF_COUNT_SW_CPU_CLOCK		= 0,
+	PERF_COUNT_SW_TASK_CLOCK	= 1,
+	PERF_COUNT_SW_PAGE_FAULTS	= 2,
+	PERF_COUNT_SW_CONTEXT_SWITCHES	= 3,
+	PERF_COUNT_SW_CPU_MIGRATIONS	= 4,
+	PERF_COUNT_SW_PAGE_FAULTS_MIN	= 5,
+	PERF_COUNT_SW_PAGE_FAULTS_MAJ	= 6,
+	PERF_COUNT_SW_ALIGNMENT_FAULTS	= 7,
+	PERF_COUNT_SW_EMULATION_FAULTS	= 8,
+	PERF_COUNT_SW_DUMMY		= 9,
+	PERF_COUNT_SW_BPF_OUTPUT	= 10,
+	PERF_COUNT_SW_CGROUP_SWITCHES	= 11,	/* 5.13 */
+	PERF_COUNT_SW_MAX,
+};
+
+/* attr.sample_type */
+enum perf_event_sample_format {
+	PERF_SAMPLE_IP			= 1U << 0,
+	PERF_SAMPLE_TID			= 1U << 1,
+	PERF_SAMPLE_TIME		= 1U << 2,
+	PERF_SAMPLE_ADDR		= 1U << 3,
+	PERF_SAMPLE_READ		= 1U << 4,
+	PERF_SAMPLE_CALLCHAIN		= 1U << 5,
+	PERF_SAMPLE_ID			= 1U << 6,
+	PERF_SAMPLE_CPU			= 1U << 7,
+	PERF_SAMPLE_PERIOD		= 1U << 8,
+	PERF_SAMPLE_STREAM_ID		= 1U << 9,
+	PERF_SAMPLE_RAW			= 1U << 10,
+	PERF_SAMPLE_BRANCH_STACK	= 1U << 11,
+	PERF_SAMPLE_REGS_USER		= 1U << 12,
+	PERF_SAMPLE_STACK_USER		= 1U << 13,
+	PERF_SAMPLE_WEIGHT		= 1U << 14,
+	PERF_SAMPLE_DATA_SRC		= 1U << 15,
+	PERF_SAMPLE_IDENTIFIER		= 1U << 16,
+	PERF_SAMPLE_TRANSACTION		= 1U << 17,
+	PERF_SAMPLE_REGS_INTR		= 1U << 18,
+	PERF_SAMPLE_PHYS_ADDR		= 1U << 19,
+	PERF_SAMPLE_AUX			= 1U << 20,
+	PERF_SAMPLE_CGROUP		= 1U << 21,
+	PERF_SAMPLE_DATA_PAGE_SIZE	= 1U << 22,
+	PERF_SAMPLE_CODE_PAGE_SIZE	= 1U << 23,
+	PERF_SAMPLE_WEIGHT_STRUCT	= 1U << 24,
+	PERF_SAMPLE_MAX			= 1U << 25,
+};
+
+/* attr.branch_sample_type */
+enum perf_branch_sample_type {
+	PERF_SAMPLE_BRANCH_USER		= 1U << 0,
+	PERF_SAMPLE_BRANCH_KERNEL	= 1U << 1,
+	PERF_SAMPLE_BRANCH_HV		= 1U << 2,
+	PERF_SAMPLE_BRANCH_ANY		= 1U << 3,
+	PERF_SAMPLE_BRANCH_ANY_CALL	= 1U << 4,
+	PERF_SAMPLE_BRANCH_ANY_RETURN	= 1U << 5,
+	PERF_SAMPLE_BRANCH_IND_CALL	= 1U << 6,
+	PERF_SAMPLE_BRANCH_ABORT_TX	= 1U << 7,
+	PERF_SAMPLE_BRANCH_IN_TX	= 1U << 8,
+	PERF_SAMPLE_BRANCH_NO_TX	= 1U << 9,
+	PERF_SAMPLE_BRANCH_COND		= 1U << 10,
+	PERF_SAMPLE_BRANCH_CALL_STACK	= 1U << 11,
+	PERF_SAMPLE_BRANCH_IND_JUMP	= 1U << 12,
+	PERF_SAMPLE_BRANCH_CALL		= 1U << 13,
+	PERF_SAMPLE_BRANCH_NO_FLAGS	= 1U << 14,
+	PERF_SAMPLE_BRANCH_NO_CYCLES	= 1U << 15,
+	PERF_SAMPLE_BRANCH_TYPE_SAVE	= 1U << 16,
+	PERF_SAMPLE_BRANCH_HW_INDEX	= 1U << 17,
+	PERF_SAMPLE_BRANCH_PRIV_SAVE	= 1U << 18,	/* 6.1 */
+	PERF_SAMPLE_BRANCH_COUNTERS	= 1U << 19,	/* 6.8 */
+	PERF_SAMPLE_BRANCH_MAX		= 1U << 20,
+};
+#define PERF_SAMPLE_BRANCH_PLM_ALL \
+	(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
+
+/* attr.read_format */
+enum perf_event_read_format {
+	PERF_FORMAT_TOTAL_TIME_ENABLED	= 1U << 0,
+	PERF_FORMAT_TOTAL_TIME_RUNNING	= 1U << 1,
+	PERF_FORMAT_ID			= 1U << 2,
+	PERF_FORMAT_GROUP		= 1U << 3,
+	PERF_FORMAT_LOST		= 1U << 4,	/* 6.0 */
+	PERF_FORMAT_MAX			= 1U << 5,
+};
+
+/* attr.size versions */
+#define PERF_ATTR_SIZE_VER0	64
+#define PERF_ATTR_SIZE_VER1	72
+#define PERF_ATTR_SIZE_VER2	80
+#define PERF_ATTR_SIZE_VER3	96
+#define PERF_ATTR_SIZE_VER4	104
+#define PERF_ATTR_SIZE_VER5	112
+#define PERF_ATTR_SIZE_VER6	120
+#define PERF_ATTR_SIZE_VER7	128
+#define PERF_ATTR_SIZE_VER8	136
+#define PERF_ATTR_SIZE_VER9	144
+
+/* perf_event_open() flags */
+#define PERF_FLAG_FD_NO_GROUP	(1UL << 0)
+#define PERF_FLAG_FD_OUTPUT	(1UL << 1)
+#define PERF_FLAG_PID_CGROUP	(1UL << 2)
+#define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
+#define PERF_FLAG_ALL		0xfUL
+
+/* ioctls */
+struct perf_event_query_bpf {
+	uint32_t ids_len;
+	uint32_t prog_cnt;
+	uint32_t ids[];
+};
+#define PERF_EVENT_IOC_ENABLE			_IO('$', 0)
+#define PERF_EVENT_IOC_DISABLE			_IO('$', 1)
+#define PERF_EVENT_IOC_REFRESH			_IO('$', 2)
+#define PERF_EVENT_IOC_RESET			_IO('$', 3)
+#define PERF_EVENT_IOC_PERIOD			_IOW('$', 4, uint64_t)
+#define PERF_EVENT_IOC_SET_OUTPUT		_IO('$', 5)
+#define PERF_EVENT_IOC_SET_FILTER		_IOW('$', 6, char *)
+#define PERF_EVENT_IOC_ID			_IOR('$', 7, uint64_t *)
+#define PERF_EVENT_IOC_SET_BPF			_IOW('$', 8, uint32_t)
+#define PERF_EVENT_IOC_PAUSE_OUTPUT		_IOW('$', 9, uint32_t)
+#define PERF_EVENT_IOC_QUERY_BPF		_IOWR('$', 10, struct perf_event_query_bpf *)
+#define PERF_EVENT_IOC_MODIFY_ATTRIBUTES	_IOW('$', 11, struct perf_event_attr *)
+#define PERF_IOC_FLAG_GROUP			1U
+
+/* ring-buffer records */
+enum perf_event_type {
+	PERF_RECORD_MMAP		= 1,
+	PERF_RECORD_LOST		= 2,
+	PERF_RECORD_COMM		= 3,
+	PERF_RECORD_EXIT		= 4,
+	PERF_RECORD_THROTTLE		= 5,
+	PERF_RECORD_UNTHROTTLE		= 6,
+	PERF_RECORD_FORK		= 7,
+	PERF_RECORD_READ		= 8,
+	PERF_RECORD_SAMPLE		= 9,
+	PERF_RECORD_MMAP2		= 10,
+	PERF_RECORD_AUX			= 11,
+	PERF_RECORD_ITRACE_START	= 12,
+	PERF_RECORD_LOST_SAMPLES	= 13,
+	PERF_RECORD_SWITCH		= 14,
+	PERF_RECORD_SWITCH_CPU_WIDE	= 15,
+	PERF_RECORD_NAMESPACES		= 16,
+	PERF_RECORD_KSYMBOL		= 17,
+	PERF_RECORD_BPF_EVENT		= 18,
+	PERF_RECORD_CGROUP		= 19,
+	PERF_RECORD_TEXT_POKE		= 20,
+	PERF_RECORD_AUX_OUTPUT_HW_ID	= 21,
+	PERF_RECORD_CALLCHAIN_DEFERRED	= 22,	/* 6.19 */
+	PERF_RECORD_MAX,
+};
+
+#define PERF_RECORD_MISC_CPUMODE_MASK		(7 << 0)
+#define PERF_RECORD_MISC_CPUMODE_UNKNOWN	(0 << 0)
+#define PERF_RECORD_MISC_KERNEL			(1 << 0)
+#define PERF_RECORD_MISC_USER			(2 << 0)
+#define PERF_RECORD_MISC_HYPERVISOR		(3 << 0)
+#define PERF_RECORD_MISC_GUEST_KERNEL		(4 << 0)
+#define PERF_RECORD_MISC_GUEST_USER		(5 << 0)
+#define PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT	(1 << 12)
+#define PERF_RECORD_MISC_MMAP_DATA		(1 << 13)
+#define PERF_RECORD_MISC_COMM_EXEC		(1 << 13)
+#define PERF_RECORD_MISC_FORK_EXEC		(1 << 13)
+#define PERF_RECORD_MISC_SWITCH_OUT		(1 << 13)
+#define PERF_RECORD_MISC_EXACT_IP		(1 << 14)
+#define PERF_RECORD_MISC_SWITCH_OUT_PREEMPT	(1 << 14)
+#define PERF_RECORD_MISC_MMAP_BUILD_ID		(1 << 14)
+#define PERF_RECORD_MISC_EXT_RESERVED		(1 << 15)
+
+#define PERF_MAX_STACK_DEPTH		127
+#define PERF_CONTEXT_HV			((uint64_t)-32)
+#define PERF_CONTEXT_KERNEL		((uint64_t)-128)
+#define PERF_CONTEXT_USER		((uint64_t)-512)
+#define PERF_CONTEXT_MAX		((uint64_t)-4095)
+
+/* prctl(2) */
+#ifndef PR_TASK_PERF_EVENTS_DISABLE
+#define PR_TASK_PERF_EVENTS_DISABLE	31
+#define PR_TASK_PERF_EVENTS_ENABLE	32
+#endif
+
+/* <linux/hw_breakpoint.h> */
+enum {
+	HW_BREAKPOINT_LEN_1 = 1, HW_BREAKPOINT_LEN_2 = 2, HW_BREAKPOINT_LEN_3 = 3,
+	HW_BREAKPOINT_LEN_4 = 4, HW_BREAKPOINT_LEN_5 = 5, HW_BREAKPOINT_LEN_6 = 6,
+	HW_BREAKPOINT_LEN_7 = 7, HW_BREAKPOINT_LEN_8 = 8,
+};
+enum {
+	HW_BREAKPOINT_EMPTY = 0,
+	HW_BREAKPOINT_R = 1,
+	HW_BREAKPOINT_W = 2,
+	HW_BREAKPOINT_RW = HW_BREAKPOINT_R | HW_BREAKPOINT_W,
+	HW_BREAKPOINT_X = 4,
+	HW_BREAKPOINT_INVALID = HW_BREAKPOINT_RW | HW_BREAKPOINT_X,
+};
+
+/* siginfo for sigtrap (5.13+) */
+#ifndef TRAP_PERF
+#define TRAP_PERF 6
+#endif
+
+#endif /* PERFABI_ABI_H */

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main() of every case binary.
+ *
+ *   case            run the case, print KTAP, exit 0/1/2/3/4
+ *   case --info     print the case's declaration as "key: value" lines
+ *
+ * The body runs in a forked child, in a process group of its own, under a
+ * SIGALRM timeout. Whatever happens to it (return, failed assertion, crash,
+ * timeout, or a signal to this supervisor), the supervisor then kills every
+ * process the body left behind and restores every sysctl the body changed.
+ */
+#include "internal.h"
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+
+extern const struct pa_case pa_this_case;
+extern const char *const pa_this_case_name;
+
+static volatile sig_atomic_t got_alarm, got_signal;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGALRM)
+		got_alarm = 1;
+	else
+		got_signal = sig;
+}
+
+int pa_restore_sysctls(struct pa_shared *s)
+{
+	int bad = 0;
+
+	/* newest first, so a value changed twice ends at the very first one */
+	for (int i = s->nsaved - 1; i >= 0; i--) {
+		char path[256];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/sys/%s", s->saved[i].name);
+		f = fopen(path, "we");
+		if (!f || fprintf(f, "%s\n", s->saved[i].value) < 0) {
+			bad++;
+		}
+		if (f && fclose(f))
+			bad++;
+	}
+	s->nsaved = 0;
+	return bad;
+}
+
+int pa_sysctl_write(const char *name, const char *value)
+{
+	char path[256], old[256];
+	FILE *f;
+	int i;
+
+	for (i = 0; i < pa_state->nsaved; i++)
+		if (!strcmp(pa_state->saved[i].name, name))
+			break;
+	if (i == pa_state->nsaved) {
+		if (pa_state->nsaved >= PA_MAX_SAVED_SYSCTLS) {
+			pa_fail("too many sysctls changed by one case (max %d)",
+				PA_MAX_SAVED_SYSCTLS);
+			return -1;
+		}
+		if (pa_sysctl_read(name, old, sizeof(old)))
+			return -1;
+		snprintf(pa_state->saved[i].name, sizeof(pa_state->saved[i].name), "%s", name);
+		snprintf(pa_state->saved[i].value, sizeof(pa_state->saved[i].value), "%s", old);
+		pa_state->nsaved++;
+	}
+	snprintf(path, sizeof(path), "/proc/sys/%s", name);
+	f = fopen(path, "we");
+	if (!f)
+		return -1;
+	if (fprintf(f, "%s\n", value) < 0) {
+		int e = errno;
+		fclose(f);
+		errno = e;
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/* Kill and reap every descendant: the body's process group first, then any
+ * process that escaped it and was reparented to us (we are a subreaper). */
+static void kill_leftovers(pid_t pgid)
+{
+	char path[64], buf[4096];
+
+	if (pgid > 0)
+		kill(-pgid, SIGKILL);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	for (int round = 0; round < 1000; round++) {
+		FILE *f = fopen(path, "re");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		char *p = buf, *end;
+		bool any = false;
+
+		if (f)
+			fclose(f);
+		buf[n] = 0;
+		for (long pid; (pid = strtol(p, &end, 10)), end != p; p = end) {
+			kill((pid_t)pid, SIGKILL);
+			any = true;
+		}
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			any = true;
+		if (!any)
+			break;
+		if (round)
+			usleep(1000);
+	}
+}
+
+static double timeout_scale(void)
+{
+	const char *s = getenv("PERFABI_TIMEOUT_SCALE");
+	double v = s ? atof(s) : 1.0;
+
+	return v > 0 ? v : 1.0;
+}
+
+static int case_timeout(void)
+{
+	int t = pa_this_case.timeout > 0 ? pa_this_case.timeout : 10;
+
+	return (int)(t * timeout_scale() + 0.5);
+}
+
+static void print_info(void)
+{
+	const struct pa_case *c = &pa_this_case;
+
+	printf("name: %s\n", pa_this_case_name);
+	printf("assertion: %s\n", c->assertion ? c->assertion : "");
+	printf("ref: %s\n", c->ref ? c->ref : "");
+	printf("covers: %s\n", c->covers ? c->covers : "");
+	printf("tags: %s\n", c->tags ? c->tags : "");
+	printf("timeout: %d\n", c->timeout > 0 ? c->timeout : 10);
+	printf("privileged: %d\n", c->privileged ? 1 : 0);
+	if (c->xfail.from)
+		printf("xfail: %s..%s %s (fix %s)\n", c->xfail.from,
+		       c->xfail.to ? c->xfail.to : "", c->xfail.why ? c->xfail.why : "",
+		       c->xfail.fix ? c->xfail.fix : "unknown");
+}
+
+static enum pa_outcome finish(enum pa_outcome o, const char *detail)
+{
+	pa_ktap_result(stdout, 1, pa_this_case_name, o, detail);
+	return o;
+}
+
+static enum pa_outcome run(void)
+{
+	const struct pa_case *c = &pa_this_case;
+	struct pa_context ctx;
+	char why[512], detail[512];
+	const char *unmet;
+	struct pa_shared *sh;
+	struct sigaction sa;
+	pid_t pid;
+	int status = 0, timeout = case_timeout();
+	enum pa_outcome raw;
+
+	pa_ktap_header(stdout, 1);
+	printf("# %s: %s\n", pa_this_case_name, c->assertion ? c->assertion : "(no assertion)");
+	if (c->ref)
+		printf("# ref: %s\n", c->ref);
+	fflush(stdout);
+
+	pa_context_read(&ctx);
+	if (c->hw_pmu) {
+		const char *r = NULL;
+
+		ctx.hw_pmu = pa_hw_pmu_present(&r);
+		if (r)
+			snprintf(ctx.hw_pmu_reason, sizeof(ctx.hw_pmu_reason), "%s", r);
+	}
+	unmet = pa_requirements_unmet(c, &ctx, why, sizeof(why));
+	if (!unmet && c->probe)
+		unmet = c->probe();
+	if (unmet)
+		return finish(PA_SKIP, unmet);
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return finish(PA_FAIL, "harness: cannot map shared state");
+	memset(sh, 0, sizeof(*sh));
+	pa_state = sh;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: waitpid returns EINTR */
+	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return finish(PA_FAIL, "harness: fork failed");
+	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGALRM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		c->body();
+		fflush(NULL);
+		exit(PA_PASS);
+	}
+	setpgid(pid, pid);
+	alarm((unsigned)timeout);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR || got_alarm || got_signal)
+			break;
+	}
+	alarm(0);
+	kill_leftovers(pid);
+	if (pa_restore_sysctls(sh))
+		pa_diag("harness: could not restore a sysctl the case changed");
+
+	if (got_signal) {
+		pa_diag("harness: interrupted by signal %d", (int)got_signal);
+		finish(PA_FAIL, "interrupted");
+		signal(got_signal, SIG_DFL);
+		raise(got_signal);
+		return PA_FAIL;
+	}
+	if (got_alarm) {
+		snprintf(detail, sizeof(detail), "timed out after %d s", timeout);
+		pa_diag("harness: %s; killed", detail);
+		return finish(pa_classify(PA_FAIL, &c->xfail, ctx.kernel), detail);
+	}
+	if (sh->skipped && !sh->failures)
+		return finish(PA_SKIP, sh->skip_reason);
+
+	if (WIFSIGNALED(status)) {
+		snprintf(detail, sizeof(detail), "body killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		pa_diag("harness: %s", detail);
+		raw = PA_FAIL;
+	} else if (sh->failures) {
+		snprintf(detail, sizeof(detail), "%d check(s) failed: %s",
+			 sh->failures, sh->first_failure);
+		raw = PA_FAIL;
+	} else if (WEXITSTATUS(status) != PA_PASS) {
+		snprintf(detail, sizeof(detail), "body exited with status %d",
+			 WEXITSTATUS(status));
+		raw = PA_FAIL;
+	} else {
+		snprintf(detail, sizeof(detail), "%s", sh->variant);
+		raw = PA_PASS;
+	}
+	enum pa_outcome o = pa_classify(raw, &c->xfail, ctx.kernel);
+	if (o == PA_XFAIL || o == PA_XPASS)
+		snprintf(detail, sizeof(detail), "%s (kernel %s..%s, fix %s)",
+			 c->xfail.why ? c->xfail.why : "known kernel bug",
+			 c->xfail.from, c->xfail.to ? c->xfail.to : "",
+			 c->xfail.fix ? c->xfail.fix : "none yet");
+	return finish(o, detail[0] ? detail : NULL);
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1) {
+		if (!strcmp(argv[1], "--info")) {
+			print_info();
+			return 0;
+		}
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			printf("usage: %s [--info]\n"
+			       "Runs the case %s and prints KTAP.\n"
+			       "Exit status: 0 pass, 1 fail, 2 xfail, 3 xpass, 4 skip, 64 bad usage.\n"
+			       "Environment: PERFABI_TIMEOUT_SCALE multiplies the timeout.\n",
+			       argv[0], pa_this_case_name);
+			return 0;
+		}
+		fprintf(stderr, "%s: unknown option '%s' (try --help)\n", argv[0], argv[1]);
+		return 64;	/* EX_USAGE: 0-4 are outcomes */
+	}
+	if (!pa_this_case.assertion || !pa_this_case.assertion[0]) {
+		fprintf(stderr, "%s: the case declares no .assertion\n", pa_this_case_name);
+		return PA_FAIL;
+	}
+	return (int)run();
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pieces shared by the case library, the runner and the unit tests. Kept
+ * free of process-global state where possible so cmocka can test them.
+ */
+#ifndef PERFABI_INTERNAL_H
+#define PERFABI_INTERNAL_H
+
+#include "../perfabi.h"
+#include <stdio.h>
+
+#define PA_MAX_PMUS 64
+
+/* Everything a requirement or an expectation can depend on. */
+struct pa_context {
+	struct pa_kver kernel;
+	char release[128];		/* uname -r */
+	int paranoid;			/* INT_MIN when unreadable */
+	uid_t uid;
+	uint64_t caps;			/* effective set */
+	int ncpus;
+	int npmus;
+	struct { char name[64]; int type; } pmus[PA_MAX_PMUS];
+	const char *tracefs;		/* NULL: not mounted */
+	int hw_pmu;			/* 1 yes, 0 no, -1 not probed */
+	char hw_pmu_reason[160];
+};
+
+/* Fill from the running system (hw_pmu left at -1). */
+void pa_context_read(struct pa_context *ctx);
+int pa_context_pmu_type(const struct pa_context *ctx, const char *name);
+
+/* The reason the case cannot run in ctx, or NULL. buf holds the text. */
+const char *pa_requirements_unmet(const struct pa_case *c,
+				  const struct pa_context *ctx,
+				  char *buf, size_t len);
+/* "lo..hi", "lo..", "..hi" or "n": -1 on a malformed range. */
+int pa_range_parse(const char *s, int *lo, int *hi);
+/* Is the running kernel inside a known bug's range? */
+bool pa_known_bug_applies(const struct pa_known_bug *b, struct pa_kver k);
+/* Apply the xfail rule to a raw outcome. */
+enum pa_outcome pa_classify(enum pa_outcome raw, const struct pa_known_bug *b,
+			    struct pa_kver k);
+
+/* Debian-style version strings in uname -v ("Debian 6.1.176-1"). */
+int pa_kver_from_uname(const char *release, const char *version,
+		       struct pa_kver *out);
+
+/* ---- KTAP emitter ------------------------------------------------------ */
+void pa_ktap_header(FILE *f, int planned);
+/* detail: skip reason, xfail reason, or a note; may be NULL. */
+void pa_ktap_result(FILE *f, int n, const char *name, enum pa_outcome o,
+		    const char *detail);
+/* Parse one result line; returns 1 and fills the outputs when it is one. */
+int pa_ktap_parse_result(const char *line, int *n, char *name, size_t nlen,
+			 enum pa_outcome *o, char *detail, size_t dlen);
+/* Make text safe for one KTAP line (no newlines, no '#' in names). */
+void pa_ktap_sanitize(char *s);
+
+const char *pa_errno_str(int err);	/* "EINVAL" or "errno 1234" */
+
+/* ---- state a case's body shares with its supervising parent ------------ */
+#define PA_MAX_SAVED_SYSCTLS 16
+struct pa_shared {
+	volatile int failures;		/* assertions failed, any process */
+	volatile int skipped;		/* pa_skip() was called */
+	char skip_reason[256];
+	char variant[256];		/* what pa_since() decided */
+	char first_failure[256];	/* for the one-line summary */
+	int nsaved;
+	struct { char name[128]; char value[256]; } saved[PA_MAX_SAVED_SYSCTLS];
+};
+/* Mapped MAP_SHARED before the fork; points at a private copy otherwise
+ * (so helpers and unit tests can call the check functions). */
+extern struct pa_shared *pa_state;
+/* Put back every saved sysctl; returns how many failed to restore. */
+int pa_restore_sysctls(struct pa_shared *s);
+#endif

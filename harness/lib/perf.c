@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf_event_open() helpers for case bodies. */
+#include "internal.h"
+
+#include <limits.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+int pa_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+		 int group_fd, unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+struct perf_event_attr pa_sw_attr(uint64_t config)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof(a);
+	a.config = config;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return a;
+}
+
+struct perf_event_attr pa_sw_sampling_attr(uint64_t config, uint64_t period)
+{
+	struct perf_event_attr a = pa_sw_attr(config);
+
+	a.disabled = 0;
+	a.sample_period = period;
+	return a;
+}
+
+int pa_open_expect(struct perf_event_attr *attr, pid_t pid, int cpu,
+		   int group_fd, unsigned long flags, int want_errno,
+		   const char *file, int line)
+{
+	int fd, err;
+
+	errno = 0;
+	fd = pa_perf_open(attr, pid, cpu, group_fd, flags);
+	err = errno;
+	if (want_errno == 0) {
+		if (fd < 0)
+			pa_fail("%s:%d: perf_event_open(type=%u config=%#llx, pid=%d, cpu=%d, group_fd=%d, flags=%#lx) failed with %s, expected an fd",
+				file, line, attr->type, (unsigned long long)attr->config,
+				(int)pid, cpu, group_fd, flags, pa_errno_str(err));
+		return fd;
+	}
+	if (fd >= 0) {
+		pa_fail("%s:%d: perf_event_open(type=%u config=%#llx, pid=%d, cpu=%d, group_fd=%d, flags=%#lx) returned fd %d, expected %s",
+			file, line, attr->type, (unsigned long long)attr->config,
+			(int)pid, cpu, group_fd, flags, fd, pa_errno_str(want_errno));
+		close(fd);
+		return -1;
+	}
+	if (err != want_errno) {
+		pa_fail("%s:%d: perf_event_open(type=%u config=%#llx, pid=%d, cpu=%d, group_fd=%d, flags=%#lx) failed with %s, expected %s",
+			file, line, attr->type, (unsigned long long)attr->config,
+			(int)pid, cpu, group_fd, flags, pa_errno_str(err),
+			pa_errno_str(want_errno));
+		return -1;
+	}
+	return -2;
+}
+
+void pa_read_u64(int fd, uint64_t *buf, size_t n)
+{
+	ssize_t want = (ssize_t)(n * sizeof(uint64_t));
+	ssize_t got = read(fd, buf, (size_t)want);
+
+	if (got != want) {
+		pa_fail("read(fd %d, %zd bytes) returned %zd (%s)", fd, want, got,
+			got < 0 ? pa_errno_str(errno) : "short read");
+		pa_abort();
+	}
+}
+
+void pa_touch_pages(int pages)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)pages * (size_t)psz;
+	volatile char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		pa_fail("mmap of %d pages failed: %s", pages, pa_errno_str(errno));
+		pa_abort();
+	}
+	for (int i = 0; i < pages; i++)
+		p[(size_t)i * (size_t)psz] = 1;
+	munmap((void *)p, len);
+}
+
+const char *pa_fixture(const char *name)
+{
+	static char path[PATH_MAX + 64];
+	char self[PATH_MAX];
+	const char *env = getenv("PERFABI_FIXTURES");
+	ssize_t n;
+	char *slash;
+
+	if (env) {
+		snprintf(path, sizeof(path), "%s/%s", env, name);
+		return path;
+	}
+	/* build/cases/<area>/<case> -> build/fixtures/<name> */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0) {
+		snprintf(path, sizeof(path), "fixtures/%s", name);
+		return path;
+	}
+	self[n] = 0;
+	for (int up = 0; up < 3 && (slash = strrchr(self, '/')); up++)
+		*slash = 0;
+	snprintf(path, sizeof(path), "%s/fixtures/%s", self, name);
+	return path;
+}

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pure parts of the harness: version arithmetic, requirement evaluation,
+ * outcome classification and the KTAP emitter/parser. No I/O except to the
+ * FILE handed in, so tests/unit/ covers them with cmocka.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
+
+const char *pa_outcome_name(enum pa_outcome o)
+{
+	switch (o) {
+	case PA_PASS: return "pass";
+	case PA_FAIL: return "fail";
+	case PA_XFAIL: return "xfail";
+	case PA_XPASS: return "xpass";
+	case PA_SKIP: return "skip";
+	}
+	return "fail";
+}
+
+static const struct { int err; const char *name; } errnames[] = {
+	{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" },
+	{ EINTR, "EINTR" }, { EIO, "EIO" }, { ENXIO, "ENXIO" },
+	{ E2BIG, "E2BIG" }, { ENOEXEC, "ENOEXEC" }, { EBADF, "EBADF" },
+	{ ECHILD, "ECHILD" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
+	{ EACCES, "EACCES" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
+	{ EEXIST, "EEXIST" }, { EXDEV, "EXDEV" }, { ENODEV, "ENODEV" },
+	{ ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" }, { EINVAL, "EINVAL" },
+	{ ENFILE, "ENFILE" }, { EMFILE, "EMFILE" }, { ENOTTY, "ENOTTY" },
+	{ EFBIG, "EFBIG" }, { ENOSPC, "ENOSPC" }, { ESPIPE, "ESPIPE" },
+	{ EROFS, "EROFS" }, { EPIPE, "EPIPE" }, { ERANGE, "ERANGE" },
+	{ ENOSYS, "ENOSYS" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+	{ EOVERFLOW, "EOVERFLOW" }, { ETIMEDOUT, "ETIMEDOUT" },
+	{ ENOTSUP, "ENOTSUP" }, { EBADFD, "EBADFD" }, { ENODATA, "ENODATA" },
+};
+
+const char *pa_errno_str(int err)
+{
+	static __thread char buf[32];
+
+	if (err == 0)
+		return "0 (no error)";
+	for (size_t i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+		if (errnames[i].err == err)
+			return errnames[i].name;
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
+const char *pa_errno_name(int err)
+{
+	return pa_errno_str(err);
+}
+
+/* ---- versions ---------------------------------------------------------- */
+int pa_kver_parse(const char *s, struct pa_kver *v)
+{
+	int n[3] = { 0, 0, 0 }, i = 0;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	while (i < 3) {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		long x = 0;
+		while (isdigit((unsigned char)*s)) {
+			x = x * 10 + (*s++ - '0');
+			if (x > 100000)
+				return -1;
+		}
+		n[i++] = (int)x;
+		if (*s != '.')
+			break;
+		s++;
+	}
+	if (i < 2)
+		return -1;
+	v->major = n[0];
+	v->minor = n[1];
+	v->patch = n[2];
+	return 0;
+}
+
+int pa_kver_cmp(struct pa_kver a, struct pa_kver b)
+{
+	if (a.major != b.major)
+		return a.major < b.major ? -1 : 1;
+	if (a.minor != b.minor)
+		return a.minor < b.minor ? -1 : 1;
+	if (a.patch != b.patch)
+		return a.patch < b.patch ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Debian names its kernels by ABI ("6.1.0-47-amd64") and keeps the upstream
+ * version in uname -v ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.176-1 (...)").
+ * Stable backports are ranged by the upstream version, so prefer it.
+ */
+int pa_kver_from_uname(const char *release, const char *version,
+		       struct pa_kver *out)
+{
+	struct pa_kver r;
+
+	if (pa_kver_parse(release, &r))
+		return -1;
+	*out = r;
+	if (version) {
+		const char *d = strstr(version, "Debian ");
+		struct pa_kver dv;
+
+		if (d && !pa_kver_parse(d + 7, &dv) && dv.major == r.major &&
+		    dv.minor == r.minor && pa_kver_cmp(dv, r) > 0)
+			*out = dv;
+	}
+	return 0;
+}
+
+/* ---- requirements --------------------------------------------------------- */
+int pa_range_parse(const char *s, int *lo, int *hi)
+{
+	char *end;
+	const char *dots = strstr(s, "..");
+
+	*lo = INT_MIN;
+	*hi = INT_MAX;
+	if (!dots) {
+		long v = strtol(s, &end, 10);
+		if (end == s || *end)
+			return -1;
+		*lo = *hi = (int)v;
+		return 0;
+	}
+	if (dots != s) {
+		long v = strtol(s, &end, 10);
+		if (end != dots)
+			return -1;
+		*lo = (int)v;
+	}
+	if (dots[2]) {
+		long v = strtol(dots + 2, &end, 10);
+		if (*end || end == dots + 2)
+			return -1;
+		*hi = (int)v;
+	}
+	return *lo <= *hi ? 0 : -1;
+}
+
+int pa_context_pmu_type(const struct pa_context *ctx, const char *name)
+{
+	for (int i = 0; i < ctx->npmus; i++)
+		if (!strcmp(ctx->pmus[i].name, name))
+			return ctx->pmus[i].type;
+	return -1;
+}
+
+static const char *capname(int cap)
+{
+	switch (cap) {
+	case PA_CAP_KILL: return "CAP_KILL";
+	case PA_CAP_SETUID: return "CAP_SETUID";
+	case PA_CAP_IPC_LOCK: return "CAP_IPC_LOCK";
+	case PA_CAP_SYS_PTRACE: return "CAP_SYS_PTRACE";
+	case PA_CAP_SYS_ADMIN: return "CAP_SYS_ADMIN";
+	case PA_CAP_SYSLOG: return "CAP_SYSLOG";
+	case PA_CAP_PERFMON: return "CAP_PERFMON";
+	}
+	return "a capability";
+}
+
+#define UNMET(...) (snprintf(buf, len, __VA_ARGS__), buf)
+
+const char *pa_requirements_unmet(const struct pa_case *c,
+				  const struct pa_context *ctx,
+				  char *buf, size_t len)
+{
+	struct pa_kver v;
+	int lo, hi;
+
+	if (c->min_kernel) {
+		if (pa_kver_parse(c->min_kernel, &v))
+			return UNMET("bad min_kernel '%s' in the case", c->min_kernel);
+		if (pa_kver_cmp(ctx->kernel, v) < 0)
+			return UNMET("kernel %d.%d.%d is older than %s",
+				     ctx->kernel.major, ctx->kernel.minor,
+				     ctx->kernel.patch, c->min_kernel);
+	}
+	if (c->max_kernel) {
+		if (pa_kver_parse(c->max_kernel, &v))
+			return UNMET("bad max_kernel '%s' in the case", c->max_kernel);
+		if (pa_kver_cmp(ctx->kernel, v) >= 0)
+			return UNMET("kernel %d.%d.%d is %s or newer",
+				     ctx->kernel.major, ctx->kernel.minor,
+				     ctx->kernel.patch, c->max_kernel);
+	}
+	if (c->root && ctx->uid != 0)
+		return UNMET("needs root (running as uid %u)", (unsigned)ctx->uid);
+	for (int cap = 0; cap < 64; cap++)
+		if ((c->caps & PA_CAP(cap)) && !(ctx->caps & PA_CAP(cap)))
+			return UNMET("needs %s in the effective set", capname(cap));
+	if (c->paranoid) {
+		if (pa_range_parse(c->paranoid, &lo, &hi))
+			return UNMET("bad paranoid range '%s' in the case", c->paranoid);
+		if (ctx->paranoid < lo || ctx->paranoid > hi)
+			return UNMET("needs perf_event_paranoid in %s (it is %d)",
+				     c->paranoid, ctx->paranoid);
+	}
+	if (c->min_cpus > 0 && ctx->ncpus < c->min_cpus)
+		return UNMET("needs %d online CPUs (%d online)", c->min_cpus, ctx->ncpus);
+	if (c->pmu && pa_context_pmu_type(ctx, c->pmu) < 0)
+		return UNMET("no '%s' PMU in /sys/bus/event_source/devices", c->pmu);
+	if (c->tracefs && !ctx->tracefs)
+		return UNMET("tracefs is not mounted (looked in /sys/kernel/tracing and /sys/kernel/debug/tracing)");
+	if (c->hw_pmu && ctx->hw_pmu != 1)
+		return UNMET("no hardware PMU: %s",
+			     ctx->hw_pmu_reason[0] ? ctx->hw_pmu_reason : "not probed");
+	return NULL;
+}
+
+bool pa_known_bug_applies(const struct pa_known_bug *b, struct pa_kver k)
+{
+	struct pa_kver from, to;
+
+	if (!b || !b->from || pa_kver_parse(b->from, &from))
+		return false;
+	if (pa_kver_cmp(k, from) < 0)
+		return false;
+	if (b->to && !pa_kver_parse(b->to, &to) && pa_kver_cmp(k, to) >= 0)
+		return false;
+	return true;
+}
+
+enum pa_outcome pa_classify(enum pa_outcome raw, const struct pa_known_bug *b,
+			    struct pa_kver k)
+{
+	if (!pa_known_bug_applies(b, k))
+		return raw;
+	if (raw == PA_FAIL)
+		return PA_XFAIL;
+	if (raw == PA_PASS)
+		return PA_XPASS;
+	return raw;
+}
+
+/* ---- KTAP ------------------------------------------------------------- */
+void pa_ktap_header(FILE *f, int planned)
+{
+	fprintf(f, "TAP version 13\n1..%d\n", planned);
+}
+
+void pa_ktap_sanitize(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\r' || *s == '\t')
+			*s = ' ';
+}
+
+/*
+ * Outcomes map onto TAP directives that every TAP consumer understands:
+ * skip is "# SKIP", and the expected-failure pair uses "# TODO" (a failing
+ * TODO test is an xfail, a passing one an xpass), prefixed by the kselftest
+ * word so a reader sees which.
+ */
+void pa_ktap_result(FILE *f, int n, const char *name, enum pa_outcome o,
+		    const char *detail)
+{
+	const char *ok = (o == PA_FAIL || o == PA_XFAIL) ? "not ok" : "ok";
+	char d[512] = "";
+
+	if (detail) {
+		snprintf(d, sizeof(d), "%s", detail);
+		pa_ktap_sanitize(d);
+	}
+	switch (o) {
+	case PA_SKIP:
+		fprintf(f, "%s %d %s # SKIP %s\n", ok, n, name, d[0] ? d : "no reason given");
+		break;
+	case PA_XFAIL:
+		fprintf(f, "%s %d %s # TODO XFAIL %s\n", ok, n, name, d);
+		break;
+	case PA_XPASS:
+		fprintf(f, "%s %d %s # TODO XPASS %s\n", ok, n, name, d);
+		break;
+	default:
+		if (d[0])
+			fprintf(f, "%s %d %s - %s\n", ok, n, name, d);
+		else
+			fprintf(f, "%s %d %s\n", ok, n, name);
+	}
+	fflush(f);
+}
+
+int pa_ktap_parse_result(const char *line, int *n, char *name, size_t nlen,
+			 enum pa_outcome *o, char *detail, size_t dlen)
+{
+	bool ok;
+	const char *p = line, *dir;
+	size_t l;
+
+	if (!strncmp(p, "not ok ", 7)) {
+		ok = false;
+		p += 7;
+	} else if (!strncmp(p, "ok ", 3)) {
+		ok = true;
+		p += 3;
+	} else {
+		return 0;
+	}
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	*n = (int)strtol(p, (char **)&p, 10);
+	while (*p == ' ')
+		p++;
+	l = strcspn(p, " \n");
+	snprintf(name, nlen, "%.*s", (int)l, p);
+	p += l;
+	detail[0] = 0;
+	*o = ok ? PA_PASS : PA_FAIL;
+	dir = strstr(p, " # ");
+	if (dir) {
+		const char *w = dir + 3;
+		if (!strncmp(w, "SKIP", 4)) {
+			*o = PA_SKIP;
+			w += 4;
+		} else if (!strncmp(w, "TODO", 4)) {
+			*o = ok ? PA_XPASS : PA_XFAIL;
+			w += 4;
+			if (!strncmp(w, " XFAIL", 6) || !strncmp(w, " XPASS", 6))
+				w += 6;
+		}
+		while (*w == ' ')
+			w++;
+		snprintf(detail, dlen, "%s", w);
+	} else if (!strncmp(p, " - ", 3)) {
+		snprintf(detail, dlen, "%s", p + 3);
+	}
+	detail[strcspn(detail, "\n")] = 0;
+	return 1;
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What the running system is: kernel, identity, sysctls, PMUs, tracefs. */
+#include "internal.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+
+int pa_sysctl_read(const char *name, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+long pa_sysctl_long(const char *name)
+{
+	char buf[64], *end;
+	long v;
+
+	if (pa_sysctl_read(name, buf, sizeof(buf)))
+		return LONG_MIN;
+	v = strtol(buf, &end, 10);
+	return end == buf ? LONG_MIN : v;
+}
+
+int pa_paranoid(void)
+{
+	long v = pa_sysctl_long("kernel/perf_event_paranoid");
+
+	return v == LONG_MIN ? INT_MIN : (int)v;
+}
+
+uint64_t pa_caps_effective(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d))
+		return 0;
+	return (uint64_t)d[0].effective | ((uint64_t)d[1].effective << 32);
+}
+
+bool pa_has_cap(int cap)
+{
+	return pa_caps_effective() & PA_CAP(cap);
+}
+
+bool pa_perfmon_capable(void)
+{
+	return pa_has_cap(PA_CAP_PERFMON) || pa_has_cap(PA_CAP_SYS_ADMIN);
+}
+
+int pa_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+struct pa_kver pa_kernel(void)
+{
+	static struct pa_kver cached;
+	static bool have;
+	struct utsname u;
+	const char *env = getenv("PERFABI_KERNEL_VERSION");
+
+	if (have)
+		return cached;
+	if (env && !pa_kver_parse(env, &cached)) {
+		have = true;
+		return cached;
+	}
+	if (uname(&u) || pa_kver_from_uname(u.release, u.version, &cached))
+		cached = (struct pa_kver){ 0, 0, 0 };
+	have = true;
+	return cached;
+}
+
+bool pa_kernel_at_least(const char *version)
+{
+	struct pa_kver v;
+
+	if (pa_kver_parse(version, &v)) {
+		pa_fail("bad kernel version '%s' in the case", version);
+		return false;
+	}
+	return pa_kver_cmp(pa_kernel(), v) >= 0;
+}
+
+int pa_pmu_type(const char *pmu)
+{
+	char path[256], buf[32];
+	FILE *f;
+	int type = -1;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmu);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		type = atoi(buf);
+	fclose(f);
+	return type;
+}
+
+const char *pa_tracefs(void)
+{
+	static const char *const places[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	struct stat st;
+	char path[128];
+
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events", places[i]);
+		if (!stat(path, &st) && S_ISDIR(st.st_mode))
+			return places[i];
+	}
+	return NULL;
+}
+
+long pa_tracepoint_id(const char *sys, const char *event)
+{
+	const char *t = pa_tracefs();
+	char path[512], buf[32];
+	FILE *f;
+	long id = -1;
+
+	if (!t)
+		return -1;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", t, sys, event);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		id = strtol(buf, NULL, 10);
+	fclose(f);
+	return id;
+}
+
+/*
+ * A hardware PMU is there when a generic hardware event opens. ENOENT,
+ * ENODEV and EOPNOTSUPP mean no PMU serves it (a VM without a vPMU). Where
+ * the open is refused for privilege, fall back to sysfs: x86 core PMUs are
+ * "cpu", or "cpu_core"/"cpu_atom" on hybrid parts; arm64 names start "armv".
+ */
+bool pa_hw_pmu_present(const char **reason)
+{
+	static char why[160];
+	struct perf_event_attr a = pa_sw_attr(PERF_COUNT_HW_INSTRUCTIONS);
+	int fd, err;
+
+	a.type = PERF_TYPE_HARDWARE;
+	fd = pa_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	err = errno;
+	if (err == EACCES || err == EPERM) {
+		DIR *d = opendir("/sys/bus/event_source/devices");
+		struct dirent *e;
+		bool found = false;
+
+		while (d && (e = readdir(d)))
+			if (!strcmp(e->d_name, "cpu") || !strncmp(e->d_name, "cpu_", 4) ||
+			    !strncmp(e->d_name, "armv", 4))
+				found = true;
+		if (d)
+			closedir(d);
+		if (found)
+			return true;
+	}
+	snprintf(why, sizeof(why),
+		 "PERF_TYPE_HARDWARE/INSTRUCTIONS open fails with %s",
+		 pa_errno_str(err));
+	if (reason)
+		*reason = why;
+	return false;
+}
+
+void pa_context_read(struct pa_context *ctx)
+{
+	struct utsname u;
+	DIR *d;
+	struct dirent *e;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->kernel = pa_kernel();
+	if (!uname(&u))
+		snprintf(ctx->release, sizeof(ctx->release), "%s", u.release);
+	ctx->paranoid = pa_paranoid();
+	ctx->uid = geteuid();
+	ctx->caps = pa_caps_effective();
+	ctx->ncpus = pa_online_cpus();
+	ctx->tracefs = pa_tracefs();
+	ctx->hw_pmu = -1;
+	d = opendir("/sys/bus/event_source/devices");
+	while (d && (e = readdir(d)) && ctx->npmus < PA_MAX_PMUS) {
+		int type;
+
+		if (e->d_name[0] == '.')
+			continue;
+		type = pa_pmu_type(e->d_name);
+		if (type < 0)
+			continue;
+		snprintf(ctx->pmus[ctx->npmus].name, sizeof(ctx->pmus[0].name),
+			 "%s", e->d_name);
+		ctx->pmus[ctx->npmus++].type = type;
+	}
+	if (d)
+		closedir(d);
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfabi-run: discover the built cases, plan the runs (the privilege x
+ * paranoid matrix, see matrix.c), run each case binary under a deadline,
+ * and print one KTAP stream; write results/<run-id>/ for later comparison.
+ */
+#include "runner.h"
+#include "exec.h"
+#include "matrix.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+static const char *default_cases_dir(char *buf, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return "build/cases";
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = 0;
+	snprintf(buf, len, "%s/cases", self);
+	return buf;
+}
+
+/* results/<id>: never reuse a directory. */
+static int make_run_dir(const struct pa_opts *o, const char *release,
+			char *dir, size_t len)
+{
+	char id[200];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (mkdir(o->results_dir, 0755) && errno != EEXIST)
+		return -1;
+	if (o->run_id) {
+		snprintf(dir, len, "%s/%s", o->results_dir, o->run_id);
+		return mkdir(dir, 0755);
+	}
+	localtime_r(&t, &tm);
+	strftime(id, sizeof(id), "%Y%m%d-%H%M%S", &tm);
+	for (int i = 1; i < 1000; i++) {
+		if (i == 1)
+			snprintf(dir, len, "%s/%s-%s", o->results_dir, id, release);
+		else
+			snprintf(dir, len, "%s/%s-%s-%d", o->results_dir, id, release, i);
+		if (!mkdir(dir, 0755))
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+static FILE *open_in(const char *dir, const char *name)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return fopen(path, "we");
+}
+
+static void write_summary(FILE *f, const struct pa_context *ctx, const char *run_id,
+			  const struct pa_result *r, int nr, const struct pa_counts *c,
+			  long total_ms, const struct pa_plan *plan)
+{
+	fprintf(f, "{\n  \"perfabi\": 1,\n  \"run_id\": ");
+	pa_json_str(f, run_id);
+	fprintf(f, ",\n  \"kernel\": ");
+	pa_json_str(f, ctx->release);
+	fprintf(f, ",\n  \"kernel_version\": \"%d.%d.%d\",\n", ctx->kernel.major,
+		ctx->kernel.minor, ctx->kernel.patch);
+	fprintf(f, "  \"paranoid\": %d,\n  \"uid\": %u,\n  \"caps_effective\": \"0x%llx\",\n",
+		ctx->paranoid, (unsigned)ctx->uid, (unsigned long long)ctx->caps);
+	fprintf(f, "  \"cpus\": %d,\n  \"tracefs\": ", ctx->ncpus);
+	if (ctx->tracefs)
+		pa_json_str(f, ctx->tracefs);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n  \"pmus\": [");
+	for (int i = 0; i < ctx->npmus; i++) {
+		fprintf(f, "%s{\"name\": ", i ? ", " : "");
+		pa_json_str(f, ctx->pmus[i].name);
+		fprintf(f, ", \"type\": %d}", ctx->pmus[i].type);
+	}
+	fprintf(f, "],\n  \"matrix\": ");
+	pa_plan_json(f, plan);
+	fprintf(f, ",\n  \"counts\": {\"pass\": %d, \"fail\": %d, \"skip\": %d, \"xfail\": %d, \"xpass\": %d},\n",
+		c->n[PA_PASS], c->n[PA_FAIL], c->n[PA_SKIP], c->n[PA_XFAIL], c->n[PA_XPASS]);
+	fprintf(f, "  \"duration_ms\": %ld,\n  \"cases\": [\n", total_ms);
+	for (int i = 0; i < nr; i++) {
+		fprintf(f, "    {\"name\": ");
+		pa_json_str(f, r[i].name);
+		fprintf(f, ", \"outcome\": \"%s\", \"duration_ms\": %ld, \"detail\": ",
+			pa_outcome_name(r[i].outcome), r[i].duration_ms);
+		pa_json_str(f, r[i].detail);
+		fprintf(f, "}%s\n", i + 1 < nr ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+}
+
+/* Turn a finished case binary into one result, echoing its diagnostics. */
+static void collect(const struct pa_job *job, const struct pa_exec *e,
+		    struct pa_result *r, int n, FILE *out, FILE *tap, bool verbose)
+{
+	int code = WIFEXITED(e->status) ? WEXITSTATUS(e->status) : -1;
+	int rn;
+	char rname[256], detail[512] = "";
+	enum pa_outcome parsed = PA_FAIL;
+	bool have = false;
+
+	snprintf(r->name, sizeof(r->name), "%s", job->name);
+	r->duration_ms = e->duration_ms;
+	for (char *line = e->output, *nl; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = 0;
+		if (pa_ktap_parse_result(line, &rn, rname, sizeof(rname), &parsed,
+					 detail, sizeof(detail)))
+			have = true;
+	}
+	if (e->timed_out) {
+		r->outcome = PA_FAIL;
+		snprintf(r->detail, sizeof(r->detail), "runner: killed after %ld ms (case supervisor hung)",
+			 e->duration_ms);
+	} else if (code < 0) {
+		r->outcome = PA_FAIL;
+		snprintf(r->detail, sizeof(r->detail), "runner: case binary killed by signal %d",
+			 WTERMSIG(e->status));
+	} else if (code > 4) {
+		r->outcome = PA_FAIL;
+		snprintf(r->detail, sizeof(r->detail), "runner: case binary exited %d", code);
+	} else if (!have || parsed != (enum pa_outcome)code) {
+		r->outcome = PA_FAIL;
+		snprintf(r->detail, sizeof(r->detail),
+			 "runner: exit status %d does not match the KTAP result", code);
+	} else {
+		r->outcome = parsed;
+		snprintf(r->detail, sizeof(r->detail), "%s", detail);
+	}
+	/* diagnostics: all to the TAP file, to stdout for failures or -v */
+	for (const char *line = e->output; line < e->output + e->len; line += strlen(line) + 1) {
+		bool show = verbose || r->outcome == PA_FAIL || r->outcome == PA_XFAIL ||
+			    r->outcome == PA_XPASS;
+
+		if (!*line || !strncmp(line, "TAP version", 11) || !strncmp(line, "1..", 3) ||
+		    !strncmp(line, "ok ", 3) || !strncmp(line, "not ok ", 7))
+			continue;
+		if (tap)
+			fprintf(tap, "%s%s\n", line[0] == '#' ? "" : "# ", line);
+		if (show)
+			fprintf(out, "%s%s\n", line[0] == '#' ? "" : "# ", line);
+	}
+	pa_ktap_result(out, n, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
+	if (tap)
+		pa_ktap_result(tap, n, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+int main(int argc, char **argv)
+{
+	struct pa_opts o;
+	char err[256], cdir_buf[PATH_MAX], run_dir[1024] = "";
+	const char *cdir;
+	struct pa_case_info *all = NULL;
+	int nall = 0, nsel = 0;
+	struct pa_context ctx;
+	struct pa_plan plan;
+	struct pa_result *res;
+	struct pa_counts counts = { { 0 } };
+	FILE *tap = NULL, *tsv = NULL;
+	long t0 = now_ms();
+	int rc = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (pa_parse_opts(argc, argv, &o, err, sizeof(err))) {
+		fprintf(stderr, "perfabi-run: %s\n", err);
+		return 2;
+	}
+	if (o.help) {
+		pa_usage(stdout, "perfabi-run");
+		return 0;
+	}
+	cdir = o.cases_dir ? o.cases_dir : default_cases_dir(cdir_buf, sizeof(cdir_buf));
+	if (pa_discover(cdir, &all, &nall) || nall == 0) {
+		fprintf(stderr, "perfabi-run: no built cases in %s (run make first)\n", cdir);
+		return 2;
+	}
+	/* every pattern must match something: a typo is an error, not a pass */
+	for (int p = 0; p < o.npatterns; p++) {
+		struct pa_opts one = o;
+		bool hit = false;
+
+		one.npatterns = 1;
+		one.patterns[0] = o.patterns[p];
+		for (int i = 0; i < nall && !hit; i++)
+			hit = pa_name_selected(&one, all[i].name);
+		if (!hit) {
+			fprintf(stderr, "perfabi-run: no case matches '%s' (see --list)\n", o.patterns[p]);
+			return 2;
+		}
+	}
+	for (int a = 0; a < o.nareas; a++) {
+		bool hit = false;
+		size_t l = strlen(o.areas[a]);
+
+		for (int i = 0; i < nall && !hit; i++)
+			hit = !strncmp(all[i].name, o.areas[a], l) && all[i].name[l] == '/';
+		if (!hit) {
+			fprintf(stderr, "perfabi-run: no area '%s' (see --list)\n", o.areas[a]);
+			return 2;
+		}
+	}
+	for (int i = 0; i < nall; i++) {
+		if (!pa_name_selected(&o, all[i].name))
+			continue;
+		if (pa_case_load_info(&all[i])) {
+			snprintf(all[i].assertion, sizeof(all[i].assertion), "%s", "");
+			all[i].timeout = -1;	/* reported as a failure below */
+		}
+		all[nsel++] = all[i];
+	}
+	if (o.list) {
+		for (int i = 0; i < nsel; i++)
+			printf("%-40s %s%s\n", all[i].name, all[i].privileged ? "[privilege] " : "",
+			       all[i].timeout < 0 ? "(--info failed)" : all[i].assertion);
+		return 0;
+	}
+
+	pa_context_read(&ctx);
+	if (pa_plan_build(&plan, &o, &ctx, all, nsel, err, sizeof(err))) {
+		fprintf(stderr, "perfabi-run: %s\n", err);
+		return 2;
+	}
+	if (pa_matrix_begin(&plan, err, sizeof(err))) {
+		fprintf(stderr, "perfabi-run: %s\n", err);
+		return 2;
+	}
+	if (!o.no_results) {
+		if (make_run_dir(&o, ctx.release, run_dir, sizeof(run_dir))) {
+			fprintf(stderr, "perfabi-run: cannot create a run directory under %s: %s%s\n",
+				o.results_dir, strerror(errno),
+				errno == EEXIST ? " (run ids are never reused)" : "");
+			pa_matrix_end(&plan);
+			return 2;
+		}
+		tap = open_in(run_dir, "run.tap");
+		tsv = open_in(run_dir, "results.tsv");
+	}
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_stop;	/* no SA_RESTART: poll() wakes up */
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		pa_exec_stop = &stop_sig;
+	}
+
+	res = calloc((size_t)plan.njobs, sizeof(*res));
+	printf("TAP version 13\n1..%d\n", plan.njobs);
+	printf("# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",
+	       ctx.release, ctx.kernel.major, ctx.kernel.minor, ctx.kernel.patch,
+	       ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
+	if (tap)
+		fprintf(tap, "TAP version 13\n1..%d\n", plan.njobs);
+	int done = 0;
+	for (int j = 0; j < plan.njobs && !stop_sig; j++) {
+		struct pa_job *job = &plan.jobs[j];
+		struct pa_result *r = &res[j];
+		char scale[32];
+
+		if (job->ci->timeout < 0) {
+			snprintf(r->name, sizeof(r->name), "%s", job->name);
+			r->outcome = PA_FAIL;
+			snprintf(r->detail, sizeof(r->detail), "runner: '%s --info' failed", job->ci->path);
+			pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail);
+			if (tap)
+				pa_ktap_result(tap, j + 1, r->name, r->outcome, r->detail);
+		} else if (job->skip_reason[0]) {
+			snprintf(r->name, sizeof(r->name), "%s", job->name);
+			r->outcome = PA_SKIP;
+			snprintf(r->detail, sizeof(r->detail), "%s", job->skip_reason);
+			pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail);
+			if (tap)
+				pa_ktap_result(tap, j + 1, r->name, r->outcome, r->detail);
+		} else {
+			struct pa_exec e = {
+				.path = job->ci->path,
+				.timeout_ms = (long)(job->ci->timeout * o.timeout_scale * 1000) + 15000,
+				.setup = pa_job_setup,
+				.setup_arg = job,
+			};
+
+			snprintf(scale, sizeof(scale), "%g", o.timeout_scale);
+			setenv("PERFABI_TIMEOUT_SCALE", scale, 1);
+			if (pa_job_enter(&plan, job, err, sizeof(err))) {
+				snprintf(r->name, sizeof(r->name), "%s", job->name);
+				r->outcome = PA_FAIL;
+				snprintf(r->detail, sizeof(r->detail), "runner: %s", err);
+				pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail);
+			} else if (pa_exec(&e)) {
+				snprintf(r->name, sizeof(r->name), "%s", job->name);
+				r->outcome = PA_FAIL;
+				snprintf(r->detail, sizeof(r->detail), "runner: cannot run %s", job->ci->path);
+				pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail);
+			} else {
+				collect(job, &e, r, j + 1, stdout, tap, o.verbose);
+			}
+			free(e.output);
+		}
+		pa_count(&counts, r->outcome);
+		if (tsv)
+			fprintf(tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
+				r->duration_ms, r->detail);
+		done++;
+	}
+	pa_matrix_end(&plan);
+	if (stop_sig) {
+		printf("# interrupted by signal %d after %d of %d runs; global settings restored\n",
+		       (int)stop_sig, done, plan.njobs);
+		rc = 1;
+	}
+	if (tap) {
+		pa_print_totals(tap, &counts);
+		fclose(tap);
+	}
+	if (tsv)
+		fclose(tsv);
+	if (run_dir[0]) {
+		FILE *js = open_in(run_dir, "summary.json");
+		const char *id = strrchr(run_dir, '/');
+
+		if (js) {
+			write_summary(js, &ctx, id ? id + 1 : run_dir, res, done, &counts,
+				      now_ms() - t0, &plan);
+			fclose(js);
+		}
+		printf("# results: %s\n", run_dir);
+	}
+	pa_matrix_totals(stdout, &plan, res, done);
+	pa_print_totals(stdout, &counts);
+	if (counts.n[PA_FAIL])
+		rc = 1;
+	free(res);
+	free(all);
+	return rc;
+}

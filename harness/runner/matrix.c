@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "matrix.h"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+/* Non-root identities use the traditional unprivileged "nobody" ids. */
+#define PA_UNPRIV_UID 65534
+#define PA_UNPRIV_GID 65534
+
+const struct pa_identity pa_identities[4] = {
+	{ "root", 0, 0, ~0ULL },
+	{ "perfmon", PA_UNPRIV_UID, PA_UNPRIV_GID, PA_CAP(PA_CAP_PERFMON) },
+	{ "sysadmin", PA_UNPRIV_UID, PA_UNPRIV_GID, PA_CAP(PA_CAP_SYS_ADMIN) },
+	{ "user", PA_UNPRIV_UID, PA_UNPRIV_GID, 0 },
+};
+
+const struct pa_identity *pa_identity_find(const char *name)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(pa_identities[i].name, name))
+			return &pa_identities[i];
+	return NULL;
+}
+
+const struct pa_identity *pa_identity_current(uid_t uid, uint64_t caps)
+{
+	if (uid == 0)
+		return &pa_identities[0];
+	for (int i = 1; i < 4; i++)
+		if (pa_identities[i].caps == caps)
+			return &pa_identities[i];
+	return NULL;
+}
+
+int pa_identity_become(const struct pa_identity *id)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (id->uid == 0)
+		return geteuid() == 0 ? 0 : (errno = EPERM, -1);
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
+	    setresgid(id->gid, id->gid, id->gid) ||
+	    setresuid(id->uid, id->uid, id->uid))
+		return -1;
+	memset(d, 0, sizeof(d));
+	d[0].effective = d[0].permitted = d[0].inheritable = (uint32_t)id->caps;
+	d[1].effective = d[1].permitted = d[1].inheritable = (uint32_t)(id->caps >> 32);
+	if (syscall(SYS_capset, &h, d))
+		return -1;
+	/* ambient, so the capability survives the execve of the case */
+	for (int cap = 0; cap < 64; cap++)
+		if ((id->caps & PA_CAP(cap)) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0))
+			return -1;
+	return prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+}
+
+int pa_parse_levels(const char *s, int *levels, int max, char *err, size_t errlen)
+{
+	int n = 0;
+	const char *p = s;
+
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || (*end && *end != ',') || v < -1 || v > 4) {
+			snprintf(err, errlen, "bad paranoid level list '%s': levels are -1..4, comma separated", s);
+			return -1;
+		}
+		if (n >= max) {
+			snprintf(err, errlen, "too many paranoid levels (max %d)", max);
+			return -1;
+		}
+		levels[n++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!n)
+		snprintf(err, errlen, "empty paranoid level list");
+	return n ? n : -1;
+}
+
+int pa_parse_identities(const char *s, const struct pa_identity **ids, int max,
+			char *err, size_t errlen)
+{
+	int n = 0;
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const struct pa_identity *id = pa_identity_find(t);
+
+		if (!id) {
+			snprintf(err, errlen, "unknown identity '%s': root, perfmon, sysadmin or user", t);
+			return -1;
+		}
+		if (n >= max) {
+			snprintf(err, errlen, "too many identities");
+			return -1;
+		}
+		ids[n++] = id;
+	}
+	if (!n)
+		snprintf(err, errlen, "empty identity list");
+	return n ? n : -1;
+}
+
+static void add_job(struct pa_plan *p, struct pa_case_info *ci,
+		    const struct pa_identity *id, int level, const char *why)
+{
+	struct pa_job *j = &p->jobs[p->njobs++];
+
+	memset(j, 0, sizeof(*j));
+	j->ci = ci;
+	j->id = id;
+	j->level = level;
+	snprintf(j->name, sizeof(j->name), "%s@%s,paranoid=%d", ci->name, id->name, level);
+	if (why)
+		snprintf(j->skip_reason, sizeof(j->skip_reason), "%s", why);
+}
+
+/*
+ * The default plan runs each privilege-sensitive case in every cell of
+ * identities x levels, and every other case as root and as user at the
+ * kernel's current level. --matrix full runs everything everywhere;
+ * --identity and --paranoid choose the cells. A runner that is not root
+ * cannot switch: cells other than its own are planned as skips.
+ */
+int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
+		  const struct pa_context *ctx, struct pa_case_info *cases,
+		  int ncases, char *err, size_t errlen)
+{
+	static const int all_levels[] = { -1, 0, 1, 2, 3, 4 };
+	const struct pa_identity *me = pa_identity_current(ctx->uid, ctx->caps);
+	bool full = o->matrix && !strcmp(o->matrix, "full");
+	int cur = ctx->paranoid;
+	const struct pa_identity *plain_ids[4];
+	int nplain_ids, nplain_levels;
+	int plain_levels[8];
+
+	memset(p, 0, sizeof(*p));
+	p->saved_level = PA_NO_LEVEL;
+	p->lock_fd = -1;
+	if (cur == INT_MIN) {
+		snprintf(err, errlen, "cannot read /proc/sys/kernel/perf_event_paranoid");
+		return -1;
+	}
+	if (o->paranoids) {
+		p->nlevels = pa_parse_levels(o->paranoids, p->levels, 8, err, errlen);
+		if (p->nlevels < 0)
+			return -1;
+	} else {
+		p->nlevels = 6;
+		memcpy(p->levels, all_levels, sizeof(all_levels));
+	}
+	if (o->identities) {
+		p->nids = pa_parse_identities(o->identities, p->ids, 4, err, errlen);
+		if (p->nids < 0)
+			return -1;
+	} else {
+		p->nids = 4;
+		for (int i = 0; i < 4; i++)
+			p->ids[i] = &pa_identities[i];
+	}
+	/* cells for cases that are not privilege-sensitive */
+	if (full || o->identities) {
+		nplain_ids = p->nids;
+		memcpy(plain_ids, p->ids, sizeof(plain_ids));
+	} else {
+		nplain_ids = 2;
+		plain_ids[0] = &pa_identities[0];
+		plain_ids[1] = &pa_identities[3];
+	}
+	if (full || o->paranoids) {
+		nplain_levels = p->nlevels;
+		memcpy(plain_levels, p->levels, sizeof(plain_levels));
+	} else {
+		nplain_levels = 1;
+		plain_levels[0] = cur;
+	}
+
+	p->jobs = calloc((size_t)ncases * 4 * 8 + 1, sizeof(*p->jobs));
+	if (!p->jobs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int c = 0; c < ncases; c++) {
+		bool priv = cases[c].privileged;
+		int nl = priv ? p->nlevels : nplain_levels;
+		const int *lv = priv ? p->levels : plain_levels;
+		int ni = priv ? p->nids : nplain_ids;
+		const struct pa_identity *const *iv = priv ? p->ids : plain_ids;
+
+		for (int l = 0; l < nl; l++)
+			for (int i = 0; i < ni; i++) {
+				const char *why = NULL;
+
+				if (ctx->uid != 0 && iv[i] != me)
+					why = "the runner is not root: cannot switch to this identity";
+				else if (ctx->uid != 0 && lv[l] != cur)
+					why = "the runner is not root: cannot set perf_event_paranoid";
+				add_job(p, &cases[c], iv[i], lv[l], why);
+			}
+	}
+	return 0;
+}
+
+void pa_plan_json(FILE *f, const struct pa_plan *p)
+{
+	fprintf(f, "{\"identities\": [");
+	for (int i = 0; i < p->nids; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", p->ids[i]->name);
+	fprintf(f, "], \"paranoid\": [");
+	for (int i = 0; i < p->nlevels; i++)
+		fprintf(f, "%s%d", i ? ", " : "", p->levels[i]);
+	fprintf(f, "], \"runs\": %d}", p->njobs);
+}
+
+/* ---- the sysctl, its journal and the lock ---------------------------- */
+int pa_paranoid_set(int level)
+{
+	char v[16];
+	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	snprintf(v, sizeof(v), "%d\n", level);
+	n = write(fd, v, strlen(v));
+	close(fd);
+	return n == (ssize_t)strlen(v) ? 0 : -1;
+}
+
+static void journal_path(const char *dir, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/journal", dir);
+}
+
+int pa_journal_write(const char *dir, int level)
+{
+	char path[300], tmp[310], line[64];
+	int fd;
+
+	journal_path(dir, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	snprintf(line, sizeof(line), "kernel/perf_event_paranoid\t%d\n", level);
+	if (write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd)) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	close(fd);
+	return rename(tmp, path);
+}
+
+int pa_journal_replay(const char *dir, int (*set_level)(int))
+{
+	char path[300], line[128];
+	FILE *f;
+	int level = PA_NO_LEVEL;
+
+	journal_path(dir, path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return PA_NO_LEVEL;
+	while (fgets(line, sizeof(line), f)) {
+		char *tab = strchr(line, '\t');
+
+		if (tab && !strncmp(line, "kernel/perf_event_paranoid", (size_t)(tab - line)))
+			level = atoi(tab + 1);
+	}
+	fclose(f);
+	if (level != PA_NO_LEVEL && set_level(level))
+		return PA_NO_LEVEL;	/* keep the journal for a later try */
+	unlink(path);
+	return level;
+}
+
+static int state_dir(char *buf, size_t len)
+{
+	const char *env = getenv("PERFABI_STATE_DIR");
+
+	if (env)
+		snprintf(buf, len, "%s", env);
+	else if (geteuid() == 0 && (mkdir("/run/perfabi", 0755) == 0 || errno == EEXIST))
+		snprintf(buf, len, "/run/perfabi");
+	else
+		snprintf(buf, len, "/tmp/perfabi-%u", (unsigned)geteuid());
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen)
+{
+	char lock[300];
+	int replayed;
+
+	if (state_dir(p->state_dir, sizeof(p->state_dir))) {
+		snprintf(err, errlen, "cannot create the state directory %s: %s",
+			 p->state_dir, strerror(errno));
+		return -1;
+	}
+	snprintf(lock, sizeof(lock), "%s/lock", p->state_dir);
+	p->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB)) {
+		char pid[32] = "";
+		if (p->lock_fd >= 0) {
+			ssize_t n = pread(p->lock_fd, pid, sizeof(pid) - 1, 0);
+			pid[n > 0 ? n : 0] = 0;
+			pid[strcspn(pid, "\n")] = 0;
+			close(p->lock_fd);
+		}
+		p->lock_fd = -1;
+		snprintf(err, errlen, "another perfabi run holds %s%s%s: perf_event_paranoid is global, so runs cannot overlap",
+			 lock, pid[0] ? " (pid " : "", pid[0] ? pid : "");
+		if (pid[0])
+			strncat(err, ")", errlen - strlen(err) - 1);
+		return -1;
+	}
+	if (ftruncate(p->lock_fd, 0) == 0) {
+		char pid[32];
+		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+		if (pwrite(p->lock_fd, pid, strlen(pid), 0) < 0)
+			{ /* the pid is only informative */ }
+	}
+	replayed = pa_journal_replay(p->state_dir, pa_paranoid_set);
+	if (replayed != PA_NO_LEVEL)
+		printf("# perfabi: an earlier run was killed while perf_event_paranoid was changed; restored it to %d from %s/journal\n",
+		       replayed, p->state_dir);
+	return 0;
+}
+
+int pa_job_enter(struct pa_plan *p, const struct pa_job *job, char *err, size_t errlen)
+{
+	int cur = pa_paranoid();
+
+	if (job->level == PA_NO_LEVEL || job->level == cur)
+		return 0;
+	if (p->saved_level == PA_NO_LEVEL) {
+		if (pa_journal_write(p->state_dir, cur)) {
+			snprintf(err, errlen, "cannot write the journal in %s: %s",
+				 p->state_dir, strerror(errno));
+			return -1;
+		}
+		p->saved_level = cur;
+	}
+	if (pa_paranoid_set(job->level)) {
+		snprintf(err, errlen, "cannot set perf_event_paranoid to %d: %s",
+			 job->level, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int pa_job_setup(void *arg)
+{
+	const struct pa_job *job = arg;
+
+	if (!job->id || (job->id->uid == 0 && geteuid() == 0))
+		return 0;
+	if (geteuid() != 0)
+		return 0;	/* planned only when it is the runner's own */
+	return pa_identity_become(job->id);
+}
+
+void pa_matrix_end(struct pa_plan *p)
+{
+	if (p->saved_level != PA_NO_LEVEL) {
+		char path[300];
+
+		if (pa_paranoid_set(p->saved_level) == 0) {
+			journal_path(p->state_dir, path, sizeof(path));
+			unlink(path);
+		} else {
+			fprintf(stderr, "perfabi-run: could not restore perf_event_paranoid to %d; the journal in %s keeps it for the next run\n",
+				p->saved_level, p->state_dir);
+		}
+		p->saved_level = PA_NO_LEVEL;
+	}
+	if (p->lock_fd >= 0) {
+		close(p->lock_fd);
+		p->lock_fd = -1;
+	}
+}
+
+void pa_matrix_totals(FILE *f, const struct pa_plan *p, const struct pa_result *r, int n)
+{
+	struct { char cell[64]; struct pa_counts c; } cells[64];
+	int ncells = 0;
+
+	(void)p;
+	for (int k = 0; k < n; k++) {
+		const char *at = strchr(r[k].name, '@');
+		int i;
+
+		if (!at)
+			continue;
+		for (i = 0; i < ncells; i++)
+			if (!strcmp(cells[i].cell, at + 1))
+				break;
+		if (i == ncells) {
+			if (ncells == 64)
+				continue;
+			memset(&cells[i], 0, sizeof(cells[i]));
+			snprintf(cells[i].cell, sizeof(cells[i].cell), "%s", at + 1);
+			ncells++;
+		}
+		pa_count(&cells[i].c, r[k].outcome);
+	}
+	for (int i = 0; i < ncells; i++)
+		fprintf(f, "# %-26s %4d pass %4d fail %4d skip %3d xfail %3d xpass\n",
+			cells[i].cell, cells[i].c.n[PA_PASS], cells[i].c.n[PA_FAIL],
+			cells[i].c.n[PA_SKIP], cells[i].c.n[PA_XFAIL], cells[i].c.n[PA_XPASS]);
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command-line parsing of perfabi-run (unit-tested in tests/unit). */
+#include "runner.h"
+
+#include <fnmatch.h>
+
+void pa_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+"usage: %s [options] [PATTERN...]\n"
+"Runs the perfabi cases on the running kernel and prints one KTAP stream.\n"
+"\n"
+"  PATTERN              case names or globs (\"open/*\", \"read/enospc\")\n"
+"  -a, --area AREA      only cases of AREA (repeatable)\n"
+"  -l, --list           list the selected cases with their assertions\n"
+"  -v, --verbose        print every case's diagnostics, not only failures'\n"
+"      --cases DIR      where the built cases are (default: next to the runner)\n"
+"      --results DIR    where run directories go (default: results)\n"
+"      --run-id ID      name of this run's directory (default: time and kernel)\n"
+"      --no-results     write no results directory\n"
+"      --timeout-scale X  multiply every case's timeout by X (emulators)\n"
+"      --identity LIST  run as these identities: root,perfmon,sysadmin,user\n"
+"      --paranoid LIST  at these perf_event_paranoid levels, e.g. -1,0,1,2\n"
+"      --matrix KIND    default: privilege-sensitive cases in every cell,\n"
+"                       the rest as root and user at the current level;\n"
+"                       full: every case in every cell\n"
+"  -h, --help           this text\n"
+"\n"
+"Exit status: 0 nothing failed, 1 something failed, 2 bad usage.\n",
+		prog);
+}
+
+static int need_arg(int argc, char **argv, int *i, const char **dst,
+		    char *err, size_t errlen)
+{
+	const char *opt = argv[*i];
+	const char *eq = strchr(opt, '=');
+
+	if (!strncmp(opt, "--", 2) && eq) {
+		*dst = eq + 1;
+		return 0;
+	}
+	if (*i + 1 >= argc) {
+		snprintf(err, errlen, "option '%s' needs an argument", opt);
+		return -1;
+	}
+	*dst = argv[++*i];
+	return 0;
+}
+
+static bool is_opt(const char *arg, const char *s, const char *l)
+{
+	size_t n = strlen(l);
+
+	if (s && !strcmp(arg, s))
+		return true;
+	return !strncmp(arg, l, n) && (arg[n] == 0 || arg[n] == '=');
+}
+
+int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t errlen)
+{
+	const char *v;
+	bool dashdash = false;
+
+	memset(o, 0, sizeof(*o));
+	o->results_dir = "results";
+	o->timeout_scale = 1.0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if (o->npatterns >= PA_MAX_PATTERNS) {
+				snprintf(err, errlen, "too many patterns (max %d)", PA_MAX_PATTERNS);
+				return -1;
+			}
+			o->patterns[o->npatterns++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			dashdash = true;
+		} else if (is_opt(a, "-h", "--help")) {
+			o->help = true;
+		} else if (is_opt(a, "-l", "--list")) {
+			o->list = true;
+		} else if (is_opt(a, "-v", "--verbose")) {
+			o->verbose = true;
+		} else if (is_opt(a, NULL, "--no-results")) {
+			o->no_results = true;
+		} else if (is_opt(a, "-a", "--area")) {
+			if (need_arg(argc, argv, &i, &v, err, errlen))
+				return -1;
+			if (o->nareas >= PA_MAX_PATTERNS) {
+				snprintf(err, errlen, "too many --area options");
+				return -1;
+			}
+			o->areas[o->nareas++] = v;
+		} else if (is_opt(a, NULL, "--cases")) {
+			if (need_arg(argc, argv, &i, &o->cases_dir, err, errlen))
+				return -1;
+		} else if (is_opt(a, NULL, "--results")) {
+			if (need_arg(argc, argv, &i, &o->results_dir, err, errlen))
+				return -1;
+		} else if (is_opt(a, NULL, "--run-id")) {
+			if (need_arg(argc, argv, &i, &o->run_id, err, errlen))
+				return -1;
+			if (!o->run_id[0] || strchr(o->run_id, '/') || o->run_id[0] == '.') {
+				snprintf(err, errlen, "bad --run-id '%s': a plain directory name is needed", o->run_id);
+				return -1;
+			}
+		} else if (is_opt(a, NULL, "--timeout-scale")) {
+			char *end;
+
+			if (need_arg(argc, argv, &i, &v, err, errlen))
+				return -1;
+			o->timeout_scale = strtod(v, &end);
+			if (end == v || *end || o->timeout_scale <= 0 || o->timeout_scale > 1000) {
+				snprintf(err, errlen, "bad --timeout-scale '%s': a number in (0, 1000] is needed", v);
+				return -1;
+			}
+		} else if (is_opt(a, NULL, "--identity")) {
+			if (need_arg(argc, argv, &i, &o->identities, err, errlen))
+				return -1;
+		} else if (is_opt(a, NULL, "--paranoid")) {
+			if (need_arg(argc, argv, &i, &o->paranoids, err, errlen))
+				return -1;
+		} else if (is_opt(a, NULL, "--matrix")) {
+			if (need_arg(argc, argv, &i, &o->matrix, err, errlen))
+				return -1;
+			if (strcmp(o->matrix, "default") && strcmp(o->matrix, "full")) {
+				snprintf(err, errlen, "bad --matrix '%s': default or full", o->matrix);
+				return -1;
+			}
+		} else {
+			snprintf(err, errlen, "unknown option '%s' (try --help)", a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+bool pa_name_selected(const struct pa_opts *o, const char *name)
+{
+	if (o->nareas) {
+		size_t l = strcspn(name, "/");
+		bool in = false;
+
+		for (int i = 0; i < o->nareas; i++)
+			if (strlen(o->areas[i]) == l && !strncmp(o->areas[i], name, l))
+				in = true;
+		if (!in)
+			return false;
+	}
+	if (!o->npatterns)
+		return true;
+	for (int i = 0; i < o->npatterns; i++)
+		if (!fnmatch(o->patterns[i], name, 0))
+			return true;
+	return false;
+}
+
+void pa_count(struct pa_counts *c, enum pa_outcome o)
+{
+	if ((unsigned)o < 5)
+		c->n[o]++;
+}
+
+void pa_print_totals(FILE *f, const struct pa_counts *c)
+{
+	fprintf(f, "# totals: %d pass, %d fail, %d skip, %d xfail, %d xpass\n",
+		c->n[PA_PASS], c->n[PA_FAIL], c->n[PA_SKIP], c->n[PA_XFAIL], c->n[PA_XPASS]);
+	fprintf(f, "%d passed, %d failed, %d skipped\n",
+		c->n[PA_PASS], c->n[PA_FAIL], c->n[PA_SKIP]);
+}
+
+void pa_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}

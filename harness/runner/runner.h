@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* perfabi-run: discovers the built cases, runs them, reports KTAP. */
+#ifndef PERFABI_RUNNER_H
+#define PERFABI_RUNNER_H
+
+#include "../lib/internal.h"
+
+#define PA_MAX_PATTERNS 64
+
+struct pa_opts {
+	bool list, verbose, no_results, help;
+	const char *cases_dir;		/* NULL: <runner dir>/cases */
+	const char *results_dir;	/* parent of run directories */
+	const char *run_id;
+	double timeout_scale;
+	int npatterns, nareas;
+	const char *patterns[PA_MAX_PATTERNS];
+	const char *areas[PA_MAX_PATTERNS];
+	/* the privilege x paranoid matrix */
+	const char *identities;		/* comma list, NULL: default plan */
+	const char *paranoids;		/* comma list, NULL: default plan */
+	const char *matrix;		/* "default" or "full" */
+};
+
+/* Parse argv; on error writes a one-line message into err and returns -1. */
+int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t errlen);
+void pa_usage(FILE *f, const char *prog);
+
+struct pa_case_info {
+	char name[128];			/* area/case */
+	char path[512];			/* the binary */
+	char assertion[512];
+	char covers[512];
+	int timeout;
+	bool privileged;
+};
+
+/* Every executable below dir, as area/case names, sorted. */
+int pa_discover(const char *dir, struct pa_case_info **out, int *n);
+/* Fill assertion/covers/timeout/privileged from `binary --info`. */
+int pa_case_load_info(struct pa_case_info *ci);
+bool pa_name_selected(const struct pa_opts *o, const char *name);
+
+/* One result of a run. */
+struct pa_result {
+	char name[192];			/* area/case[@identity,paranoid=N] */
+	enum pa_outcome outcome;
+	long duration_ms;
+	char detail[512];
+};
+
+struct pa_counts { int n[5]; };
+void pa_count(struct pa_counts *c, enum pa_outcome o);
+/* "N passed, N failed, N skipped" plus the xfail/xpass counts. */
+void pa_print_totals(FILE *f, const struct pa_counts *c);
+
+/* JSON string escaping into f. */
+void pa_json_str(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# perfabi: run the perf_event_open(2) ABI suite on the running kernel.
+#
+#   ./run.sh [runner options] [PATTERN...]     this kernel (builds what is missing)
+#   ./run.sh --vm KERNEL... [-- runner options] Debian or self-built kernels under QEMU
+#   ./run.sh --compare RUN_A RUN_B             what changed between two result sets
+#   ./run.sh --help
+set -uo pipefail
+cd "$(dirname "$0")" || exit 2
+
+usage() {
+	cat <<'USAGE'
+usage: ./run.sh [options] [PATTERN...]
+       ./run.sh --vm KERNEL... [-- runner options]
+       ./run.sh --compare RUN_A RUN_B
+
+Builds what is missing (make), then runs the suite on the running kernel
+and prints KTAP; each run is written to results/<run-id>/ (run.tap,
+results.tsv, summary.json) and never overwrites an earlier one.
+
+  --vm KERNEL...   boot each kernel under QEMU and run the suite inside:
+                   a Debian series (6.1, 6.12, 6.12-rt, 6.12-cloud), a
+                   package name (linux-image-6.1.0-47-amd64) or a bzImage path;
+                   see harness/vm.sh --help
+  --compare A B    list pass->fail, fail->pass, newly skipped and new cases
+                   between two run directories; exit 1 on a regression
+
+Runner options (build/perfabi-run):
+USAGE
+	build/perfabi-run --help 2>/dev/null | sed -n '/^  /p'
+	cat <<'USAGE'
+
+Exit status: 0 nothing failed, 1 something failed, 2 bad usage or build error.
+USAGE
+}
+
+build() {
+	if ! make -s -j"$(nproc 2>/dev/null || echo 2)" "$@" >&2; then
+		echo "run.sh: the build failed (see above)" >&2
+		exit 2
+	fi
+}
+
+case "${1:-}" in
+-h|--help)
+	build build/perfabi-run
+	usage
+	exit 0
+	;;
+--vm)
+	shift
+	build
+	exec harness/vm.sh "$@"
+	;;
+--compare)
+	shift
+	build build/perfabi-report
+	exec build/perfabi-report compare "$@"
+	;;
+esac
+
+build
+exec build/perfabi-run "$@"
