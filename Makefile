@@ -35,7 +35,12 @@ RUNNER   := $(BUILD)/perfabi-run
 
 HDRS     := $(wildcard harness/*.h harness/*.def harness/lib/*.h harness/runner/*.h)
 
-all: $(RUNNER) $(CASES) $(FIXTURES) $(BUILD)/abi-check.stamp
+all: $(RUNNER) $(CASES) $(FIXTURES) $(BUILD)/abi-check.stamp $(BUILD)/abi-map.txt
+
+# The runner reports coverage of the ABI map next to it (also inside VMs).
+$(BUILD)/abi-map.txt: cases/abi-map.txt
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)

@@ -156,6 +156,9 @@ int pa_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 struct perf_event_attr pa_sw_attr(uint64_t config);
 /* A sampling software event (every `period` events, not disabled). */
 struct perf_event_attr pa_sw_sampling_attr(uint64_t config, uint64_t period);
+/* sizeof(struct perf_event_attr) of the running kernel (by version): what
+ * it writes back into attr.size on E2BIG. */
+uint32_t pa_kernel_attr_size(void);
 /* Read exactly n u64 values; fails the case on a short read or error. */
 void pa_read_u64(int fd, uint64_t *buf, size_t n);
 /* Burn a few page faults: touch `pages` fresh pages. */

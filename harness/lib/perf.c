@@ -120,3 +120,25 @@ const char *pa_fixture(const char *name)
 	snprintf(path, sizeof(path), "%s/fixtures/%s", self, name);
 	return path;
 }
+
+/*
+ * sizeof(struct perf_event_attr) of the running kernel: the value it writes
+ * back into attr.size on E2BIG. Each PERF_ATTR_SIZE_VER* arrived with a
+ * field (abi-timeline: VER5 aux_watermark 4.1, VER6 aux_sample_size 5.5,
+ * VER7 sig_data 5.13, VER8 config3 6.3, VER9 config4 6.19).
+ */
+uint32_t pa_kernel_attr_size(void)
+{
+	static const struct { const char *since; uint32_t size; } sizes[] = {
+		{ "6.19", PERF_ATTR_SIZE_VER9 }, { "6.3", PERF_ATTR_SIZE_VER8 },
+		{ "5.13", PERF_ATTR_SIZE_VER7 }, { "5.5", PERF_ATTR_SIZE_VER6 },
+		{ "4.1", PERF_ATTR_SIZE_VER5 }, { "3.19", PERF_ATTR_SIZE_VER4 },
+		{ "3.7", PERF_ATTR_SIZE_VER3 }, { "3.4", PERF_ATTR_SIZE_VER2 },
+		{ "2.6.33", PERF_ATTR_SIZE_VER1 },
+	};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (pa_kernel_at_least(sizes[i].since))
+			return sizes[i].size;
+	return PERF_ATTR_SIZE_VER0;
+}

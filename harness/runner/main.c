@@ -7,6 +7,7 @@
 #include "runner.h"
 #include "exec.h"
 #include "matrix.h"
+#include "abimap.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -76,7 +77,8 @@ static FILE *open_in(const char *dir, const char *name)
 
 static void write_summary(FILE *f, const struct pa_context *ctx, const char *run_id,
 			  const struct pa_result *r, int nr, const struct pa_counts *c,
-			  long total_ms, const struct pa_plan *plan)
+			  long total_ms, const struct pa_plan *plan,
+			  const struct pa_abimap_stats *abi)
 {
 	fprintf(f, "{\n  \"perfabi\": 1,\n  \"run_id\": ");
 	pa_json_str(f, run_id);
@@ -99,6 +101,9 @@ static void write_summary(FILE *f, const struct pa_context *ctx, const char *run
 	}
 	fprintf(f, "],\n  \"matrix\": ");
 	pa_plan_json(f, plan);
+	if (abi)
+		fprintf(f, ",\n  \"abi_map\": {\"elements\": %d, \"covered\": %d, \"untestable\": %d, \"missing\": %d}",
+			abi->total, abi->covered, abi->untestable, abi->missing);
 	fprintf(f, ",\n  \"counts\": {\"pass\": %d, \"fail\": %d, \"skip\": %d, \"xfail\": %d, \"xpass\": %d},\n",
 		c->n[PA_PASS], c->n[PA_FAIL], c->n[PA_SKIP], c->n[PA_XFAIL], c->n[PA_XPASS]);
 	fprintf(f, "  \"duration_ms\": %ld,\n  \"cases\": [\n", total_ms);
@@ -170,6 +175,57 @@ static void collect(const struct pa_job *job, const struct pa_exec *e,
 		pa_ktap_result(tap, n, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
 }
 
+/* --abi-check: every map element has a case or a reason; cases name only
+ * map elements. */
+static int abi_check(const struct pa_opts *o, struct pa_case_info *cases, int n)
+{
+	struct pa_abimap m;
+	struct pa_abimap_stats st;
+	char err[512];
+	int unknown = 0;
+
+	if (pa_abimap_load(o->abi_check, &m, err, sizeof(err))) {
+		fprintf(stderr, "perfabi-run: %s\n", err);
+		return 2;
+	}
+	for (int i = 0; i < n; i++) {
+		if (cases[i].timeout < 0) {
+			printf("%s: '--info' failed\n", cases[i].name);
+			unknown++;
+			continue;
+		}
+		if (!cases[i].covers[0]) {
+			printf("%s: names no ABI element in .covers\n", cases[i].name);
+			unknown++;
+		}
+		unknown += pa_abimap_cover(&m, cases[i].covers, cases[i].name, stdout);
+	}
+	st = pa_abimap_stats(&m);
+	for (int i = 0; i < m.n; i++)
+		if (!m.e[i].covered && !m.e[i].untestable[0])
+			printf("%s: no case covers it and it is not marked untestable\n", m.e[i].name);
+	printf("# ABI map %s: %d elements, %d covered by %d cases, %d untestable with a reason, %d missing\n",
+	       o->abi_check, st.total, st.covered, n, st.untestable, st.missing);
+	pa_abimap_free(&m);
+	return st.missing || unknown ? 1 : 0;
+}
+
+/* The run summary's view of the map: what the cases that ran cover. */
+static bool abi_coverage(const char *path, const struct pa_case_info *cases, int n,
+			 struct pa_abimap_stats *st)
+{
+	struct pa_abimap m;
+	char err[512];
+
+	if (access(path, R_OK) || pa_abimap_load(path, &m, err, sizeof(err)))
+		return false;
+	for (int i = 0; i < n; i++)
+		pa_abimap_cover(&m, cases[i].covers, cases[i].name, NULL);
+	*st = pa_abimap_stats(&m);
+	pa_abimap_free(&m);
+	return true;
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -192,6 +248,8 @@ int main(int argc, char **argv)
 	FILE *tap = NULL, *tsv = NULL;
 	long t0 = now_ms();
 	int rc = 0;
+	struct pa_abimap_stats abi = { 0, 0, 0, 0 };
+	bool have_abi = false;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (pa_parse_opts(argc, argv, &o, err, sizeof(err))) {
@@ -241,6 +299,8 @@ int main(int argc, char **argv)
 		}
 		all[nsel++] = all[i];
 	}
+	if (o.abi_check)
+		return abi_check(&o, all, nsel);
 	if (o.list) {
 		for (int i = 0; i < nsel; i++)
 			printf("%-40s %s%s\n", all[i].name, all[i].privileged ? "[privilege] " : "",
@@ -338,6 +398,15 @@ int main(int argc, char **argv)
 		done++;
 	}
 	pa_matrix_end(&plan);
+	{
+		char mp[PATH_MAX + 16];
+
+		if (o.abi_map)
+			snprintf(mp, sizeof(mp), "%s", o.abi_map);
+		else
+			snprintf(mp, sizeof(mp), "%s/../abi-map.txt", cdir);
+		have_abi = abi_coverage(mp, all, nsel, &abi);
+	}
 	if (stop_sig) {
 		printf("# interrupted by signal %d after %d of %d runs; global settings restored\n",
 		       (int)stop_sig, done, plan.njobs);
@@ -355,11 +424,14 @@ int main(int argc, char **argv)
 
 		if (js) {
 			write_summary(js, &ctx, id ? id + 1 : run_dir, res, done, &counts,
-				      now_ms() - t0, &plan);
+				      now_ms() - t0, &plan, have_abi ? &abi : NULL);
 			fclose(js);
 		}
 		printf("# results: %s\n", run_dir);
 	}
+	if (have_abi)
+		printf("# ABI map: the cases run cover %d of %d elements (%d more untestable with a reason, %d without a case)\n",
+		       abi.covered, abi.total, abi.untestable, abi.missing);
 	pa_matrix_totals(stdout, &plan, res, done);
 	pa_print_totals(stdout, &counts);
 	if (counts.n[PA_FAIL])

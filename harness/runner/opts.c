@@ -21,6 +21,11 @@ void pa_usage(FILE *f, const char *prog)
 "      --timeout-scale X  multiply every case's timeout by X (emulators)\n"
 "      --identity LIST  run as these identities: root,perfmon,sysadmin,user\n"
 "      --paranoid LIST  at these perf_event_paranoid levels, e.g. -1,0,1,2\n"
+"      --abi-map FILE   the ABI coverage map to report on (default:\n"
+"                       abi-map.txt next to the runner)\n"
+"      --abi-check FILE check that every element of the map is covered by a\n"
+"                       case or marked untestable, and that cases name only\n"
+"                       elements of the map; run nothing\n"
 "      --matrix KIND    default: privilege-sensitive cases in every cell,\n"
 "                       the rest as root and user at the current level;\n"
 "                       full: every case in every cell\n"
@@ -122,6 +127,12 @@ int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t er
 				return -1;
 		} else if (is_opt(a, NULL, "--paranoid")) {
 			if (need_arg(argc, argv, &i, &o->paranoids, err, errlen))
+				return -1;
+		} else if (is_opt(a, NULL, "--abi-check")) {
+			if (need_arg(argc, argv, &i, &o->abi_check, err, errlen))
+				return -1;
+		} else if (is_opt(a, NULL, "--abi-map")) {
+			if (need_arg(argc, argv, &i, &o->abi_map, err, errlen))
 				return -1;
 		} else if (is_opt(a, NULL, "--matrix")) {
 			if (need_arg(argc, argv, &i, &o->matrix, err, errlen))

@@ -20,6 +20,8 @@ struct pa_opts {
 	const char *identities;		/* comma list, NULL: default plan */
 	const char *paranoids;		/* comma list, NULL: default plan */
 	const char *matrix;		/* "default" or "full" */
+	const char *abi_check;		/* --abi-check MAP: check and exit */
+	const char *abi_map;		/* --abi-map MAP for the run summary */
 };
 
 /* Parse argv; on error writes a one-line message into err and returns -1. */

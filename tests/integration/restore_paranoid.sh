@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# perf_event_paranoid is the same after a run: after a normal end, after
+# SIGINT and SIGTERM mid-run, and after SIGKILL once the next run started.
+# A second concurrent run is refused. Needs root (it changes the sysctl).
+. "$(dirname "$0")/lib.bash"
+[ "$(id -u)" -eq 0 ] || skip_all "needs root to change perf_event_paranoid"
+[ -w "$PARANOID" ] || skip_all "perf_event_paranoid is not writable"
+tmp=$(mktemp -d)
+export PERFABI_STATE_DIR=$tmp/state
+before=$(cat "$PARANOID")
+# whatever happens to this script, the machine keeps its setting
+trap 'echo "$before" > "$PARANOID"; rm -rf "$tmp"' EXIT
+other=0; [ "$before" = 0 ] && other=1
+
+"$RUN" --cases "$SELF" --no-results --paranoid -1,0,1,4 selftest/sleep_privileged >/dev/null
+check "normal end restores the level" test "$(cat $PARANOID)" = "$before"
+
+changed() { [ "$(cat $PARANOID)" = "$other" ]; }
+for sig in INT TERM HUP; do
+	PERFABI_SELFTEST_SLEEP=30 "$RUN" --cases "$SELF" --no-results --paranoid $other \
+		selftest/sleep_privileged >"$tmp/out.$sig" 2>&1 &
+	pid=$!
+	wait_for 10 changed
+	check "the run changed the level before SIG$sig" changed
+	kill -$sig $pid
+	wait $pid; rc=$?
+	check "SIG$sig restores the level" test "$(cat $PARANOID)" = "$before"
+	check "SIG$sig run exits 1" test $rc -eq 1
+	check "SIG$sig leaves no case running" bash -c "! pgrep -f [t]estcases/selftest/sleep_privileged >/dev/null"
+done
+
+# the lock: a second run is refused while the first holds it
+PERFABI_SELFTEST_SLEEP=30 "$RUN" --cases "$SELF" --no-results --paranoid $other \
+	selftest/sleep_privileged >/dev/null 2>&1 &
+pid=$!
+wait_for 10 changed
+out=$("$RUN" --cases "$SELF" --no-results selftest/pass 2>&1); rc=$?
+check "a concurrent run exits 2" test $rc -eq 2
+check "a concurrent run says why" grep -q "another perfabi run holds" <<<"$out"
+
+# SIGKILL: nothing can restore now; the next run must, first thing
+kill -KILL $pid; wait $pid 2>/dev/null
+pkill -KILL -f testcases/selftest/sleep_privileged
+check "after SIGKILL the level is still changed" changed
+check "the journal survived" test -s "$PERFABI_STATE_DIR/journal"
+out=$("$RUN" --cases "$SELF" --no-results selftest/pass 2>&1); rc=$?
+check "the next run restores from the journal" test "$(cat $PARANOID)" = "$before"
+check "and says so" grep -q "restored it to $before" <<<"$out"
+check "the journal is gone" test ! -e "$PERFABI_STATE_DIR/journal"
+finish

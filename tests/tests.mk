@@ -1,0 +1,30 @@
+# The project's own tests (included by the Makefile).
+#   make units     build the cmocka unit tests of the harness and runner
+#   make check     everything: units, ABI map, integration tests, ./run.sh
+
+CMOCKA_LIBS ?= -lcmocka
+UNIT_SRC    := $(sort $(wildcard tests/unit/test_*.c))
+UNITS       := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+RUN_LIB_OBJ := $(filter-out %/main.o,$(RUN_OBJ))
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(RUN_LIB_OBJ) $(LIB) $(BUILD)/abi-check.stamp $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(RUN_LIB_OBJ) $(BUILD)/obj/abi_check.o $(LIB) -o $@ $(LDFLAGS) $(CMOCKA_LIBS)
+
+units: $(UNITS)
+
+check:
+	@tests/check.sh
+
+coverage:
+	@tests/coverage.sh
+
+.PHONY: units
+
+# Harness self-test cases (not part of the suite): tests/cases/<area>/*.c
+SELF_SRC := $(sort $(wildcard tests/cases/*/*.c))
+SELF     := $(patsubst tests/cases/%.c,$(BUILD)/testcases/%,$(SELF_SRC))
+$(BUILD)/testcases/%: tests/cases/%.c $(LIB) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DPA_CASE_NAME='"$*"' $< $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
+units: $(SELF)

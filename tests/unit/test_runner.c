@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perfabi-run: command line, selection, totals, JSON, the matrix plan. */
+#include "unit.h"
+
+#define ARGV(...) ((char *[]){ "perfabi-run", __VA_ARGS__, NULL })
+#define ARGC(v) ((int)(sizeof(v) / sizeof(v[0]) - 1))
+
+static int parse(int argc, char **argv, struct pa_opts *o, char *err)
+{
+	return pa_parse_opts(argc, argv, o, err, 256);
+}
+
+static void defaults(void **state)
+{
+	struct pa_opts o;
+	char err[256];
+	char *argv[] = { "perfabi-run", NULL };
+
+	(void)state;
+	assert_int_equal(parse(1, argv, &o, err), 0);
+	assert_string_equal(o.results_dir, "results");
+	assert_true(o.timeout_scale == 1.0);
+	assert_false(o.list);
+	assert_int_equal(o.npatterns, 0);
+}
+
+static void options_and_patterns(void **state)
+{
+	struct pa_opts o;
+	char err[256];
+	char *v[] = { "perfabi-run", "-l", "--area", "open", "--results=/tmp/r", "read/*",
+		      "--timeout-scale", "3", "--identity", "root,user",
+		      "--paranoid=-1,2", "--matrix", "full", "--", "-odd-name", NULL };
+
+	(void)state;
+	assert_int_equal(parse(ARGC(v), v, &o, err), 0);
+	assert_true(o.list);
+	assert_int_equal(o.nareas, 1);
+	assert_string_equal(o.areas[0], "open");
+	assert_string_equal(o.results_dir, "/tmp/r");
+	assert_int_equal(o.npatterns, 2);
+	assert_string_equal(o.patterns[1], "-odd-name");
+	assert_true(o.timeout_scale == 3.0);
+	assert_string_equal(o.identities, "root,user");
+	assert_string_equal(o.paranoids, "-1,2");
+	assert_string_equal(o.matrix, "full");
+}
+
+static void bad_usage_is_reported(void **state)
+{
+	struct pa_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(2, ARGV("--bogus"), &o, err), -1);
+	assert_string_equal(err, "unknown option '--bogus' (try --help)");
+	assert_int_equal(parse(2, ARGV("--area"), &o, err), -1);
+	assert_string_equal(err, "option '--area' needs an argument");
+	assert_int_equal(parse(3, ARGV("--timeout-scale", "-1"), &o, err), -1);
+	assert_int_equal(parse(3, ARGV("--timeout-scale", "2x"), &o, err), -1);
+	assert_int_equal(parse(3, ARGV("--matrix", "most"), &o, err), -1);
+	assert_string_equal(err, "bad --matrix 'most': default or full");
+	assert_int_equal(parse(3, ARGV("--run-id", "../x"), &o, err), -1);
+	assert_int_equal(parse(2, ARGV("--listing"), &o, err), -1);
+}
+
+static void selection(void **state)
+{
+	struct pa_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(3, ARGV("open/*", "read/enospc"), &o, err), 0);
+	assert_true(pa_name_selected(&o, "open/pid"));
+	assert_true(pa_name_selected(&o, "read/enospc"));
+	assert_false(pa_name_selected(&o, "read/enospc_group"));
+	assert_int_equal(parse(3, ARGV("-a", "read"), &o, err), 0);
+	assert_true(pa_name_selected(&o, "read/x"));
+	assert_false(pa_name_selected(&o, "reader/x"));
+	assert_false(pa_name_selected(&o, "open/x"));
+}
+
+static void totals_line_is_plain(void **state)
+{
+	struct pa_counts c = { { 0 } };
+	char out[256];
+
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		pa_count(&c, PA_PASS);
+	pa_count(&c, PA_FAIL);
+	pa_count(&c, PA_SKIP);
+	pa_count(&c, PA_SKIP);
+	pa_count(&c, PA_XFAIL);
+	pa_count(&c, (enum pa_outcome)17);	/* ignored */
+	CAPTURE(out, pa_print_totals(f, &c));
+	assert_string_equal(out, "# totals: 40 pass, 1 fail, 2 skip, 1 xfail, 0 xpass\n"
+				 "40 passed, 1 failed, 2 skipped\n");
+}
+
+static void json_escaping(void **state)
+{
+	char out[128];
+
+	(void)state;
+	CAPTURE(out, pa_json_str(f, "a\"b\\c\nd\te\x01"));
+	assert_string_equal(out, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
+}
+
+static void levels_and_identities(void **state)
+{
+	int lv[8];
+	const struct pa_identity *ids[4];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(pa_parse_levels("-1,0,1,2,3,4", lv, 8, err, sizeof(err)), 6);
+	assert_int_equal(lv[0], -1);
+	assert_int_equal(pa_parse_levels("5", lv, 8, err, sizeof(err)), -1);
+	assert_int_equal(pa_parse_levels("1,,2", lv, 8, err, sizeof(err)), -1);
+	assert_int_equal(pa_parse_levels("", lv, 8, err, sizeof(err)), -1);
+	assert_int_equal(pa_parse_identities("user,perfmon", ids, 4, err, sizeof(err)), 2);
+	assert_string_equal(ids[1]->name, "perfmon");
+	assert_int_equal(ids[1]->caps, PA_CAP(PA_CAP_PERFMON));
+	assert_int_equal(pa_parse_identities("admin", ids, 4, err, sizeof(err)), -1);
+	assert_string_equal(err, "unknown identity 'admin': root, perfmon, sysadmin or user");
+	assert_ptr_equal(pa_identity_current(0, 0), pa_identity_find("root"));
+	assert_ptr_equal(pa_identity_current(65534, 0), pa_identity_find("user"));
+	assert_ptr_equal(pa_identity_current(65534, PA_CAP(PA_CAP_SYS_ADMIN)), pa_identity_find("sysadmin"));
+	assert_null(pa_identity_current(1000, 3));
+}
+
+static struct pa_case_info two_cases[2] = {
+	{ .name = "open/plain", .timeout = 10, .privileged = false },
+	{ .name = "privilege/cpu_wide", .timeout = 10, .privileged = true },
+};
+
+static struct pa_context root_ctx(void)
+{
+	struct pa_context ctx = { .uid = 0, .caps = ~0ULL, .paranoid = 2 };
+	return ctx;
+}
+
+static void default_plan(void **state)
+{
+	struct pa_opts o;
+	struct pa_plan p;
+	struct pa_context ctx = root_ctx();
+	char err[256];
+
+	(void)state;
+	parse(1, (char *[]){ "x", NULL }, &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	/* plain: root and user at the current level; privileged: 4 x 6 */
+	assert_int_equal(p.njobs, 2 + 24);
+	assert_string_equal(p.jobs[0].name, "open/plain@root,paranoid=2");
+	assert_string_equal(p.jobs[1].name, "open/plain@user,paranoid=2");
+	assert_string_equal(p.jobs[2].name, "privilege/cpu_wide@root,paranoid=-1");
+	assert_string_equal(p.jobs[25].name, "privilege/cpu_wide@user,paranoid=4");
+	for (int i = 0; i < p.njobs; i++)
+		assert_string_equal(p.jobs[i].skip_reason, "");
+	free(p.jobs);
+}
+
+static void full_and_selected_plans(void **state)
+{
+	struct pa_opts o;
+	struct pa_plan p;
+	struct pa_context ctx = root_ctx();
+	char err[256];
+
+	(void)state;
+	parse(3, ARGV("--matrix", "full"), &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 48);
+	free(p.jobs);
+	parse(5, ARGV("--identity", "user", "--paranoid", "1,2"), &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 4);
+	assert_string_equal(p.jobs[0].name, "open/plain@user,paranoid=1");
+	free(p.jobs);
+	parse(3, ARGV("--paranoid", "9"), &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), -1);
+}
+
+static void unprivileged_runner_plans_skips(void **state)
+{
+	struct pa_opts o;
+	struct pa_plan p;
+	struct pa_context ctx = { .uid = 65534, .caps = 0, .paranoid = 2 };
+	char err[256];
+	int runnable = 0;
+
+	(void)state;
+	parse(1, (char *[]){ "x", NULL }, &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	for (int i = 0; i < p.njobs; i++) {
+		if (!p.jobs[i].skip_reason[0]) {
+			runnable++;
+			assert_true(strstr(p.jobs[i].name, "@user,paranoid=2") != NULL);
+		} else {
+			assert_non_null(strstr(p.jobs[i].skip_reason, "not root"));
+		}
+	}
+	assert_int_equal(runnable, 2);	/* one cell per case: its own */
+	free(p.jobs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(options_and_patterns),
+		cmocka_unit_test(bad_usage_is_reported),
+		cmocka_unit_test(selection),
+		cmocka_unit_test(totals_line_is_plain),
+		cmocka_unit_test(json_escaping),
+		cmocka_unit_test(levels_and_identities),
+		cmocka_unit_test(default_plan),
+		cmocka_unit_test(full_and_selected_plans),
+		cmocka_unit_test(unprivileged_runner_plans_skips),
+	};
+	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
+}
