@@ -118,9 +118,54 @@ static void write_summary(FILE *f, const struct pa_context *ctx, const char *run
 	fprintf(f, "  ]\n}\n");
 }
 
+/* /proc/sys/kernel/tainted, or 0 when unreadable. */
+static unsigned long read_taint(void)
+{
+	long t = pa_sysctl_long("kernel/tainted");
+
+	return t < 0 ? 0 : (unsigned long)t;
+}
+
+/* The letters of the taint bits (Documentation/admin-guide/tainted-kernels). */
+static void taint_letters(unsigned long bits, char *buf, size_t len)
+{
+	static const char letters[] = "PFSRMBUDAWCIOELKXTN";
+	size_t n = 0;
+
+	for (int i = 0; letters[i] && n + 1 < len; i++)
+		if (bits & (1UL << i))
+			buf[n++] = letters[i];
+	buf[n] = 0;
+}
+
+/*
+ * New taint bits while a case ran (a WARN, an oops, a bad page...): the
+ * kernel misbehaved under the case, so the result is a failure whatever
+ * the case itself concluded.
+ */
+static void taint_after_case(struct pa_result *r, unsigned long before,
+			     unsigned long after, FILE *tap)
+{
+	char was[32], now[32];
+
+	if (!(after & ~before))
+		return;
+	taint_letters(before, was, sizeof(was));
+	taint_letters(after, now, sizeof(now));
+	printf("# the kernel became tainted while %s ran: %#lx (%s) -> %#lx (%s); see dmesg\n",
+	       r->name, before, was, after, now);
+	if (tap)
+		fprintf(tap, "# kernel taint %#lx -> %#lx while %s ran\n", before, after, r->name);
+	if (r->outcome != PA_FAIL) {
+		r->outcome = PA_FAIL;
+		snprintf(r->detail, sizeof(r->detail), "kernel tainted %#lx -> %#lx (%s) while it ran",
+			 before, after, now);
+	}
+}
+
 /* Turn a finished case binary into one result, echoing its diagnostics. */
 static void collect(const struct pa_job *job, const struct pa_exec *e,
-		    struct pa_result *r, int n, FILE *out, FILE *tap, bool verbose)
+		    struct pa_result *r, FILE *out, FILE *tap, bool verbose)
 {
 	int code = WIFEXITED(e->status) ? WEXITSTATUS(e->status) : -1;
 	int rn;
@@ -170,9 +215,6 @@ static void collect(const struct pa_job *job, const struct pa_exec *e,
 		if (show)
 			fprintf(out, "%s%s\n", line[0] == '#' ? "" : "# ", line);
 	}
-	pa_ktap_result(out, n, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
-	if (tap)
-		pa_ktap_result(tap, n, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
 }
 
 /* --abi-check: every map element has a case or a reason; cases name only
@@ -226,6 +268,33 @@ static bool abi_coverage(const char *path, const struct pa_case_info *cases, int
 	return true;
 }
 
+/* Run one job's case binary under its deadline and fill its result. */
+static void run_job(const struct pa_job *job, struct pa_result *r, double scale,
+		    FILE *out, FILE *tap, bool verbose, unsigned long *taint_before)
+{
+	struct pa_exec e = {
+		.path = job->ci->path,
+		/* the case enforces its own timeout; this one catches a hung supervisor */
+		.timeout_ms = (long)(job->ci->timeout * scale * 1000) + 15000,
+		.setup = pa_job_setup,
+		.setup_arg = (void *)job,
+	};
+	char s[32];
+	unsigned long taint;
+
+	snprintf(s, sizeof(s), "%g", scale);
+	setenv("PERFABI_TIMEOUT_SCALE", s, 1);
+	if (pa_exec(&e)) {
+		snprintf(r->detail, sizeof(r->detail), "runner: cannot run %s", job->ci->path);
+		return;
+	}
+	taint = read_taint();
+	collect(job, &e, r, out, tap, verbose);
+	taint_after_case(r, *taint_before, taint, tap);
+	*taint_before = taint;
+	free(e.output);
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -248,6 +317,7 @@ int main(int argc, char **argv)
 	FILE *tap = NULL, *tsv = NULL;
 	long t0 = now_ms();
 	int rc = 0;
+	unsigned long taint_before = read_taint();
 	struct pa_abimap_stats abi = { 0, 0, 0, 0 };
 	bool have_abi = false;
 
@@ -350,47 +420,22 @@ int main(int argc, char **argv)
 	for (int j = 0; j < plan.njobs && !stop_sig; j++) {
 		struct pa_job *job = &plan.jobs[j];
 		struct pa_result *r = &res[j];
-		char scale[32];
 
+		snprintf(r->name, sizeof(r->name), "%s", job->name);
+		r->outcome = PA_FAIL;
 		if (job->ci->timeout < 0) {
-			snprintf(r->name, sizeof(r->name), "%s", job->name);
-			r->outcome = PA_FAIL;
 			snprintf(r->detail, sizeof(r->detail), "runner: '%s --info' failed", job->ci->path);
-			pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail);
-			if (tap)
-				pa_ktap_result(tap, j + 1, r->name, r->outcome, r->detail);
 		} else if (job->skip_reason[0]) {
-			snprintf(r->name, sizeof(r->name), "%s", job->name);
 			r->outcome = PA_SKIP;
 			snprintf(r->detail, sizeof(r->detail), "%s", job->skip_reason);
-			pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail);
-			if (tap)
-				pa_ktap_result(tap, j + 1, r->name, r->outcome, r->detail);
+		} else if (pa_job_enter(&plan, job, err, sizeof(err))) {
+			snprintf(r->detail, sizeof(r->detail), "runner: %s", err);
 		} else {
-			struct pa_exec e = {
-				.path = job->ci->path,
-				.timeout_ms = (long)(job->ci->timeout * o.timeout_scale * 1000) + 15000,
-				.setup = pa_job_setup,
-				.setup_arg = job,
-			};
-
-			snprintf(scale, sizeof(scale), "%g", o.timeout_scale);
-			setenv("PERFABI_TIMEOUT_SCALE", scale, 1);
-			if (pa_job_enter(&plan, job, err, sizeof(err))) {
-				snprintf(r->name, sizeof(r->name), "%s", job->name);
-				r->outcome = PA_FAIL;
-				snprintf(r->detail, sizeof(r->detail), "runner: %s", err);
-				pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail);
-			} else if (pa_exec(&e)) {
-				snprintf(r->name, sizeof(r->name), "%s", job->name);
-				r->outcome = PA_FAIL;
-				snprintf(r->detail, sizeof(r->detail), "runner: cannot run %s", job->ci->path);
-				pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail);
-			} else {
-				collect(job, &e, r, j + 1, stdout, tap, o.verbose);
-			}
-			free(e.output);
+			run_job(job, r, o.timeout_scale, stdout, tap, o.verbose, &taint_before);
 		}
+		pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
+		if (tap)
+			pa_ktap_result(tap, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
 		pa_count(&counts, r->outcome);
 		if (tsv)
 			fprintf(tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
