@@ -140,6 +140,8 @@ enum pa_need {
 	PA_NEED_KERNEL_BREAKPOINT,	/* breakpoint on a kernel address */
 	PA_NEED_UPROBE_PMU,		/* the uprobe PMU: CAP_SYS_ADMIN */
 	PA_NEED_MLOCK_OVER_LIMIT,	/* mmap beyond perf_event_mlock_kb */
+	PA_NEED_KPROBE_PMU,		/* the kprobe PMU: CAP_PERFMON */
+	PA_NEED_OTHER_USER_TASK,	/* pid of another uid: ptrace or CAP_PERFMON */
 };
 /* 0 when the rules allow it in this context, else the documented errno. */
 int pa_expected_errno(enum pa_need need);
@@ -190,7 +192,7 @@ struct pa_val {
 	uint64_t bits;
 	bool is_signed;
 };
-#define PA_VAL(x) ((struct pa_val){ (uint64_t)(x), ((__typeof__(x))-1) < (__typeof__(x))0 })
+#define PA_VAL(x) ((struct pa_val){ (uint64_t)(x), !(((__typeof__(x))-1) > (__typeof__(x))0) })
 enum pa_op { PA_EQ, PA_NE, PA_LT, PA_LE, PA_GT, PA_GE };
 bool pa_cmp(struct pa_val a, enum pa_op op, struct pa_val b);
 bool pa_check_cmp(struct pa_val a, enum pa_op op, struct pa_val b,
@@ -263,5 +265,234 @@ int pa_open_expect(struct perf_event_attr *attr, pid_t pid, int cpu,
 /* Expect success (want_errno == 0) or that errno, as the context decides. */
 #define EXPECT_OPEN_RESULT(attr, pid, cpu, group, flags, want_errno)	\
 	pa_open_expect(attr, pid, cpu, group, flags, want_errno, __FILE__, __LINE__)
+
+/* ---- size helpers ---- */
+/* .probe for cases that are not about privilege: a SKIP reason where the
+ * paranoid level forbids every perf_event_open() to this identity (Debian
+ * level 3 without CAP_SYS_ADMIN), else NULL. */
+const char *pa_probe_self_perf(void);
+/* A zeroed read-write buffer of `len` bytes whose last byte is the last byte
+ * of a mapping: the next page is PROT_NONE. Never freed (the case exits). */
+void *pa_guarded_tail(size_t len);
+/* Open attr (pid 0, cpu -1): must fail E2BIG with attr->size rewritten to
+ * pa_kernel_attr_size(). attr may sit in a larger buffer (size > sizeof). */
+bool pa_expect_e2big_size(struct perf_event_attr *attr, const char *file, int line);
+#define EXPECT_E2BIG_SIZE(attr) ((void)pa_expect_e2big_size(attr, __FILE__, __LINE__))
+/* pa_since() for attr.aux_action: 6.13, and 6.12.24 on the 6.12 branch. */
+bool pa_since_aux_action(void);
+/* A register mask perf_reg_validate() accepts on this architecture (SP and
+ * IP/PC), and one bit the architecture leaves undefined (EINVAL); both 0
+ * where the harness does not know the architecture's perf_regs.h. */
+uint64_t pa_regs_valid_mask(void);
+uint64_t pa_regs_undefined_bit(void);
+
+/* ---- ring buffer helpers (harness/lib/ring.c) ---- */
+/* A mapped event ring: the control page and 2^n data pages, read with the
+ * documented protocol (data_head, rmb; ...; mb, data_tail). The mapping is
+ * writable, so the kernel does not overwrite unread records. */
+struct pa_ring {
+	int fd;
+	struct perf_event_mmap_page *page;	/* control page */
+	unsigned char *data;			/* data area */
+	size_t data_size;			/* bytes in the data area */
+	size_t map_len;				/* bytes mapped */
+	uint64_t tail;				/* our read position */
+	union {					/* the record handed out */
+		struct perf_event_header hdr;
+		unsigned char bytes[65536];
+		uint64_t align;
+	} rec;
+};
+/* PERF_SAMPLE_REGS_USER/INTR: the abi word, and the register numbers of
+ * the instruction and stack pointers on this architecture (-1: unknown). */
+#define PA_SAMPLE_REGS_ABI_NONE	0
+#define PA_SAMPLE_REGS_ABI_32	1
+#define PA_SAMPLE_REGS_ABI_64	2
+#if defined(__x86_64__)
+#define PA_REG_IP	8	/* PERF_REG_X86_IP */
+#define PA_REG_SP	7	/* PERF_REG_X86_SP */
+#elif defined(__aarch64__)
+#define PA_REG_IP	32	/* PERF_REG_ARM64_PC */
+#define PA_REG_SP	31	/* PERF_REG_ARM64_SP */
+#else
+#define PA_REG_IP	-1
+#define PA_REG_SP	-1
+#endif
+/* mmap fd's ring with `data_pages` (a power of two, or 0) data pages. The
+ * try form returns 0 or -errno; the other fails and ends the case. */
+int pa_ring_try_map(struct pa_ring *r, int fd, unsigned data_pages);
+void pa_ring_map(struct pa_ring *r, int fd, unsigned data_pages);
+void pa_ring_unmap(struct pa_ring *r);
+uint64_t pa_ring_head(const struct pa_ring *r);	/* data_head, then rmb */
+/* The next unread record (copied whole, even across the wrap), consumed
+ * (data_tail advanced); NULL when the ring is empty. Valid until the next
+ * call. A malformed size fails the case. */
+const struct perf_event_header *pa_ring_next(struct pa_ring *r);
+/* Skip to the next record of `type`; NULL when none is left. */
+const struct perf_event_header *pa_ring_find(struct pa_ring *r, uint32_t type);
+/* Consume everything; return how many records had `type`. */
+int pa_ring_count(struct pa_ring *r, uint32_t type);
+
+/* The variable-length parts of a PERF_RECORD_SAMPLE. */
+struct pa_sample_var {
+	unsigned group_nr;		/* READ with PERF_FORMAT_GROUP: nr */
+	uint64_t callchain_nr;		/* CALLCHAIN: nr */
+	uint32_t raw_size;		/* RAW: size */
+	uint64_t branch_nr;		/* BRANCH_STACK: bnr */
+	uint64_t regs_user_abi;		/* REGS_USER: 0 (NONE) has no regs */
+	uint64_t regs_intr_abi;		/* REGS_INTR: likewise */
+	uint64_t stack_size;		/* STACK_USER: size (0: no dyn_size) */
+	uint64_t aux_size;		/* AUX: size */
+};
+/* A PERF_RECORD_SAMPLE taken apart in the documented field order. */
+struct pa_sample {
+	uint64_t identifier, ip;
+	uint32_t pid, tid;
+	uint64_t time, addr, id, stream_id;
+	uint32_t cpu, res;
+	uint64_t period;
+	const uint64_t *read;		/* the read_format block */
+	const uint64_t *callchain;	/* var.callchain_nr ips */
+	const void *raw;
+	const void *branches;		/* var.branch_nr {from, to, flags} */
+	const uint64_t *regs_user;	/* popcount(sample_regs_user) regs */
+	const void *stack;		/* var.stack_size bytes */
+	uint64_t stack_dyn_size;
+	uint64_t weight, data_src, transaction;
+	const uint64_t *regs_intr;
+	uint64_t phys_addr, cgroup, data_page_size, code_page_size;
+	const void *aux;
+	struct pa_sample_var var;
+};
+/* Bytes of the read_format block for a group of nr events (nr ignored
+ * without PERF_FORMAT_GROUP). */
+size_t pa_read_format_size(uint64_t read_format, unsigned nr);
+/* The documented total size (header included) of a PERF_RECORD_SAMPLE for
+ * attr's sample_type, read_format, sample_regs_user/intr and
+ * branch_sample_type, with the
+ * variable parts `v` (NULL: group_nr 1, every other part empty / ABI NONE). */
+size_t pa_sample_size(const struct perf_event_attr *attr,
+		      const struct pa_sample_var *v);
+/* Bytes of the sample_id trailer sample_id_all appends to other records. */
+size_t pa_sample_id_size(const struct perf_event_attr *attr);
+/* Parse rec by attr: false (the case failed, with a diagnostic) when rec is
+ * not a SAMPLE or its size differs from pa_sample_size(attr, &s->var). */
+bool pa_sample_parse(const struct perf_event_attr *attr,
+		     const struct perf_event_header *rec, struct pa_sample *s);
+/* The next PERF_RECORD_SAMPLE, parsed; fails and ends the case if there is
+ * none or it does not parse. */
+const struct perf_event_header *pa_ring_sample(struct pa_ring *r,
+					       const struct perf_event_attr *attr,
+					       struct pa_sample *s);
+/* The cgroup hierarchy that holds the perf_event controller (a v1 mount
+ * with perf_event, else cgroup2): its mount point in root, and this task's
+ * directory in it in own. false when there is none. */
+bool pa_perf_cgroup(char *root, size_t rlen, char *own, size_t olen);
+/* Load a two-instruction socket-filter BPF program named `name` (needs
+ * bpf() permission): its fd, with its id and 8-byte tag; -errno on error. */
+int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8]);
+/* Map the AUX area (aux_pages, a power of two) right after r's mapping,
+ * setting aux_offset/aux_size first; fails and ends the case on error. */
+void *pa_ring_map_aux(struct pa_ring *r, unsigned aux_pages);
+/* A disabled, user-only intel_pt event with branch tracing; returns the
+ * PMU type (-1: no intel_pt). */
+int pa_intel_pt_attr(struct perf_event_attr *attr);
+
+/* ---- read/ioctl/inherit/breakpoint helpers (harness/lib/read.c) ---- */
+/* A counting breakpoint on this task's user space: type BREAKPOINT,
+ * bp_type/bp_addr/bp_len as given, disabled, exclude_kernel, exclude_hv. */
+struct perf_event_attr pa_bp_attr(uint32_t bp_type, const void *addr,
+				  uint64_t len);
+/* read() of an event whose read_format is 0: its one u64 value. */
+uint64_t pa_read_one(int fd);
+
+/* ---- open helpers (harness/lib/open.c; open/, type/, hw/ cases) ---- */
+/* A loop of `iters` iterations (each at least one instruction and one
+ * branch) that the compiler cannot remove; returns a junk value. */
+uint64_t pa_busy_loop(uint64_t iters);
+/* Workloads for pa_count_over(): millions of pa_busy_loop() iterations;
+ * `pages` fresh pages touched (pa_touch_pages). */
+void pa_work_loop(int millions);
+void pa_work_pages(int pages);
+/* RESET + ENABLE fd, run work(arg), DISABLE, read the one u64 value. */
+uint64_t pa_count_over(int fd, void (*work)(int), int arg);
+/* Pin the calling thread to one CPU (sched_setaffinity's return). */
+int pa_pin_cpu(int cpu);
+/* The CPUs this thread may run on, ascending, at most max: how many. */
+int pa_allowed_cpus(int *cpus, int max);
+/* A forked child that runs fn(arg) when told to and waits otherwise: a
+ * pid > 0 target the case controls. stop closes its pipes and reaps it. */
+struct pa_puppet {
+	pid_t pid;
+	int to, from;
+};
+void pa_puppet_start(struct pa_puppet *p);
+void pa_puppet_run(struct pa_puppet *p, void (*fn)(int), int arg);
+void pa_puppet_stop(struct pa_puppet *p);
+/* attr.config/config1/config2 of sysfs event <pmu>/events/<event>, its
+ * terms placed by <pmu>/format/: 0, or -1 (absent, unparsable, or a
+ * "?" parameter). */
+int pa_pmu_event_config(const char *pmu, const char *event, uint64_t cfg[3]);
+/* The core (CPU) PMU's sysfs name ("cpu", "cpu_core", ...) or NULL. */
+const char *pa_core_pmu_name(void);
+/* Open a counting event of this type/config (pid 0, cpu -1, exclude_kernel
+ * like pa_sw_attr): its fd; SKIP where the PMU answers ENOENT/EOPNOTSUPP
+ * (unsupported generic event), FAIL on any other error. On hybrid x86 it
+ * first pins the caller to a cpu_core CPU, where such events count. */
+int pa_hw_open_or_skip(uint32_t type, uint64_t config);
+
+/* ---- group/flags/errno helpers (harness/lib/group.c) ---- */
+/* fork + execv the fixture `name` with one argument; its exit status
+ * (0..255), or -1 when it did not exit normally (the case has failed). */
+int pa_run_fixture(const char *name, const char *arg);
+/* pa_since() for PERF_FLAG_FD_OUTPUT between per-task events at open time
+ * (24d3ae2f37d8, 6.3; stable 6.2.11, 6.1.24, 5.15.107, 5.10.178, 5.4.241,
+ * 4.19.281). Before it, such an open failed with EINVAL. */
+bool pa_since_set_output_same_task(void);
+
+/* ---- privilege/tracepoint/probe helpers (harness/lib/privilege.c) ---- */
+/* .probe for privilege cases: SKIP for the CAP_PERFMON-only identity on a
+ * kernel that predates CAP_PERFMON (5.8). */
+const char *pa_probe_priv(void);
+/* A task owned by another uid: as root a forked child that switched to
+ * PA_OTHER_UID (killed with the body), else pid 1 (SKIP if it is ours). */
+#define PA_OTHER_UID 65533
+pid_t pa_other_uid_task(void);
+/* The tracepoint's id, or SKIP (tracefs absent, unreadable, no such event). */
+long pa_tp_id_or_skip(const char *sys, const char *event);
+/* A disabled counting tracepoint attr (exclude_hv; exclude_kernel clear). */
+struct perf_event_attr pa_tp_attr(uint64_t id);
+/* File offset of function `name` in ELF64 `path` (for uprobe config2). */
+long pa_elf_sym_offset(const char *path, const char *name);
+const char *pa_self_exe(void);
+/* The uprobe PMU needs CAP_SYS_ADMIN (else CAP_PERFMON was enough):
+ * ba677dbe77af, 6.16 and stable 6.15.7, 6.12.39, 6.6.99, 6.1.146. */
+bool pa_since_uprobe_sys_admin(void);
+/* Kernel symbol of a syscall's entry ("__x64_sys_getppid"). */
+const char *pa_syscall_symbol(const char *name);
+/* Some address in kernel space (for breakpoints), or SKIP. */
+uint64_t pa_kernel_text_addr(void);
+/* Root only: switch to a uid of our own (2000000000 + pid % 1000000) that
+ * no other process uses (its own perf mlock budget); capabilities are lost. */
+void pa_become_fresh_uid(void);
+
+/* ---- attr helpers (harness/lib/attr.c) ---- */
+/* A forked child that waits until told to go, then touches `pages` fresh
+ * pages (0: none) and execs fixture `name` with `arg`: its pid; *go_fd is
+ * the pipe that tells it. pa_exec_child_go() tells it, reaps it and returns
+ * its exit status (-1, and the case failed, when it did not exit). */
+pid_t pa_exec_child_start(int *go_fd, int pages, const char *name,
+			  const char *arg);
+int pa_exec_child_go(pid_t pid, int go_fd);
+/* `pages` page faults taken in kernel mode: read() of /dev/zero into fresh
+ * anonymous pages (the copy to user space faults them in). */
+void pa_kernel_faults(int pages);
+/* Set bit `bit` (0..63) of the flag word at offset 40 of attr. */
+void pa_flag_word_set(struct perf_event_attr *attr, int bit);
+/* Whether attr.text_poke and a kernel callchain (PERF_SAMPLE_CALLCHAIN
+ * without exclude_callchain_kernel) need perf_allow_kernel() like
+ * exclude_kernel = 0: 1 yes, 0 no (both via pa_since()), -1 where the
+ * version that brought the check to this kernel branch is not known. */
+int pa_since_kernel_access_text_poke_callchain(void);
 
 #endif /* PERFABI_H */

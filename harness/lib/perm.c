@@ -79,9 +79,23 @@ int pa_expected_errno(enum pa_need need)
 			return EACCES;
 		return admin ? 0 : EPERM;
 	case PA_NEED_UPROBE_PMU:
-		return admin ? 0 : EACCES;
+		/* ba677dbe77af: CAP_SYS_ADMIN again; CAP_PERFMON before it */
+		if (pa_since_uprobe_sys_admin())
+			return admin ? 0 : EACCES;
+		return perfmon ? 0 : EACCES;
 	case PA_NEED_MLOCK_OVER_LIMIT:
 		return level == -1 || pa_has_cap(PA_CAP_IPC_LOCK) ? 0 : EPERM;
+	case PA_NEED_KPROBE_PMU:
+		return perfmon ? 0 : EACCES;
+	case PA_NEED_OTHER_USER_TASK:
+		/* ptrace_may_access(READ_REALCREDS) fails across uids; CAP_PERFMON
+		 * bypasses it since 5.9 (CAP_SYS_ADMIN before) */
+		if (pa_has_cap(PA_CAP_SYS_PTRACE) || admin)
+			return 0;
+		if (pa_has_cap(PA_CAP_PERFMON) &&
+		    pa_since("5.9", "CAP_PERFMON bypasses the ptrace check"))
+			return 0;
+		return EACCES;
 	}
 	return 0;
 }

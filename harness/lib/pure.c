@@ -213,6 +213,9 @@ const char *pa_requirements_unmet(const struct pa_case *c,
 		return UNMET("needs %d online CPUs (%d online)", c->min_cpus, ctx->ncpus);
 	if (c->pmu && pa_context_pmu_type(ctx, c->pmu) < 0)
 		return UNMET("no '%s' PMU in /sys/bus/event_source/devices", c->pmu);
+	if (c->tracefs && !ctx->tracefs && ctx->uid != 0)
+		return UNMET("tracefs events/ not readable by uid %u (tracefs is root-only by default) or not mounted",
+			     (unsigned)ctx->uid);
 	if (c->tracefs && !ctx->tracefs)
 		return UNMET("tracefs is not mounted (looked in /sys/kernel/tracing and /sys/kernel/debug/tracing)");
 	if (c->hw_pmu && ctx->hw_pmu != 1)

@@ -306,7 +306,7 @@ static long now_ms(void)
 int main(int argc, char **argv)
 {
 	struct pa_opts o;
-	char err[256], cdir_buf[PATH_MAX], run_dir[1024] = "";
+	char err[256], cdir_buf[PATH_MAX], run_dir[1024] = "", mount_note[300] = "";
 	const char *cdir;
 	struct pa_case_info *all = NULL;
 	int nall = 0, nsel = 0;
@@ -378,6 +378,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	pa_private_mounts(mount_note, sizeof(mount_note));
 	pa_context_read(&ctx);
 	if (pa_plan_build(&plan, &o, &ctx, all, nsel, err, sizeof(err))) {
 		fprintf(stderr, "perfabi-run: %s\n", err);
@@ -414,6 +415,8 @@ int main(int argc, char **argv)
 	printf("# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",
 	       ctx.release, ctx.kernel.major, ctx.kernel.minor, ctx.kernel.patch,
 	       ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
+	if (mount_note[0])
+		printf("%s\n", mount_note);
 	if (tap)
 		fprintf(tap, "TAP version 13\n1..%d\n", plan.njobs);
 	int done = 0;

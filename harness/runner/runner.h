@@ -56,6 +56,10 @@ void pa_count(struct pa_counts *c, enum pa_outcome o);
 /* "N passed, N failed, N skipped" plus the xfail/xpass counts. */
 void pa_print_totals(FILE *f, const struct pa_counts *c);
 
+/* Mount tracefs in a private mount namespace when the host has not
+ * (root only); 1 mounted, 0 nothing to do, -1 failed; note says which. */
+int pa_private_mounts(char *note, size_t len);
+
 /* JSON string escaping into f. */
 void pa_json_str(FILE *f, const char *s);
 

@@ -95,6 +95,8 @@ static void hardware(void **state)
 	assert_string_equal(unmet((struct pa_case){ .min_cpus = 4 }),
 			    "needs 4 online CPUs (2 online)");
 	ctx.tracefs = NULL;
+	assert_non_null(strstr(unmet((struct pa_case){ .tracefs = true }), "not readable by uid 1000"));
+	ctx.uid = 0;
 	assert_non_null(strstr(unmet((struct pa_case){ .tracefs = true }), "tracefs is not mounted"));
 	assert_int_equal(pa_context_pmu_type(&ctx, "software"), 1);
 	assert_int_equal(pa_context_pmu_type(&ctx, "msr"), -1);

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers of the open/, type/ and hw/ cases: a workload the compiler cannot
+ * remove, a controllable child process, CPU pinning, sysfs PMU event
+ * strings, and the generic hardware event probe.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+uint64_t pa_busy_loop(uint64_t iters)
+{
+	uint64_t acc = 0;
+
+	/* one conditional branch per iteration: hw/ cases count on it */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 1
+#endif
+	for (uint64_t i = 0; i < iters; i++) {
+		acc += i ^ (acc >> 3);
+		/* the compiler must assume acc is used: no folding */
+		__asm__ __volatile__("" : "+r"(acc));
+	}
+	return acc;
+}
+
+int pa_pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int pa_allowed_cpus(int *cpus, int max)
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
+/* ---- the puppet: a forked child that runs functions on request ---- */
+struct pa_puppet_cmd {
+	void (*fn)(int);
+	int arg;
+};
+
+static void puppet_loop(int in, int out)
+{
+	struct pa_puppet_cmd c;
+	char ack = 'k';
+
+	while (read(in, &c, sizeof(c)) == (ssize_t)sizeof(c)) {
+		if (!c.fn)
+			break;
+		c.fn(c.arg);
+		if (write(out, &ack, 1) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+void pa_puppet_start(struct pa_puppet *p)
+{
+	int down[2], up[2];
+	char ready;
+
+	if (pipe(down) || pipe(up)) {
+		pa_fail("pipe: %s", pa_errno_str(errno));
+		pa_abort();
+	}
+	p->pid = fork();
+	if (p->pid < 0) {
+		pa_fail("fork: %s", pa_errno_str(errno));
+		pa_abort();
+	}
+	if (p->pid == 0) {
+		close(down[1]);
+		close(up[0]);
+		ready = 'r';
+		if (write(up[1], &ready, 1) != 1)
+			_exit(1);
+		puppet_loop(down[0], up[1]);
+	}
+	close(down[0]);
+	close(up[1]);
+	p->to = down[1];
+	p->from = up[0];
+	if (read(p->from, &ready, 1) != 1) {
+		pa_fail("puppet %d did not start", (int)p->pid);
+		pa_abort();
+	}
+}
+
+void pa_puppet_run(struct pa_puppet *p, void (*fn)(int), int arg)
+{
+	struct pa_puppet_cmd c = { fn, arg };
+	char ack;
+
+	if (write(p->to, &c, sizeof(c)) != (ssize_t)sizeof(c) ||
+	    read(p->from, &ack, 1) != 1) {
+		pa_fail("puppet %d did not run its command", (int)p->pid);
+		pa_abort();
+	}
+}
+
+void pa_puppet_stop(struct pa_puppet *p)
+{
+	if (p->pid <= 0)
+		return;
+	close(p->to);	/* EOF: the puppet exits */
+	close(p->from);
+	waitpid(p->pid, NULL, 0);
+	p->pid = 0;
+}
+
+/* ---- sysfs PMU events ---- */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* Deposit value into cfg[] by the format "configN:lo-hi,lo-hi,bit". */
+static int apply_format(const char *fmt, uint64_t value, uint64_t cfg[3])
+{
+	const char *p = fmt;
+	int which;
+
+	if (!strncmp(p, "config2:", 8)) {
+		which = 2;
+		p += 8;
+	} else if (!strncmp(p, "config1:", 8)) {
+		which = 1;
+		p += 8;
+	} else if (!strncmp(p, "config:", 7)) {
+		which = 0;
+		p += 7;
+	} else {
+		return -1;
+	}
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p || lo < 0 || lo > 63)
+			return -1;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo || hi > 63)
+				return -1;
+			p = end;
+		}
+		for (long b = lo; b <= hi; b++) {
+			cfg[which] |= (value & 1) << b;
+			value >>= 1;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return value ? -1 : 0;	/* value did not fit the field */
+}
+
+int pa_pmu_event_config(const char *pmu, const char *event, uint64_t cfg[3])
+{
+	char path[512], spec[256], fmt[128], *save = NULL, *term;
+
+	cfg[0] = cfg[1] = cfg[2] = 0;
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/events/%s",
+		 pmu, event);
+	if (read_line(path, spec, sizeof(spec)))
+		return -1;
+	for (term = strtok_r(spec, ",", &save); term;
+	     term = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(term, '=');
+		uint64_t value = 1;	/* a bare term means 1 */
+
+		while (isspace((unsigned char)*term))
+			term++;
+		if (eq) {
+			*eq = 0;
+			if (eq[1] == '?')	/* a parameter the user must give */
+				return -1;
+			value = strtoull(eq + 1, NULL, 0);
+		}
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/%s/format/%s", pmu, term);
+		if (read_line(path, fmt, sizeof(fmt)) || apply_format(fmt, value, cfg))
+			return -1;
+	}
+	return 0;
+}
+
+const char *pa_core_pmu_name(void)
+{
+	static const char *const names[] = { "cpu", "cpu_core", "armv8_pmuv3_0",
+					     "armv8_pmuv3", "cpum_cf" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (pa_pmu_type(names[i]) >= 0)
+			return names[i];
+	return NULL;
+}
+
+int pa_hw_open_or_skip(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr a = pa_sw_attr(config);
+	char cpus[64];
+	int fd;
+
+	/* hybrid x86: PERF_TYPE_HARDWARE/HW_CACHE/RAW without an extended
+	 * type go to cpu_core, which counts only on its own CPUs: run there */
+	if (!read_line("/sys/bus/event_source/devices/cpu_core/cpus", cpus,
+		       sizeof(cpus)) && isdigit((unsigned char)cpus[0]) &&
+	    pa_pin_cpu(atoi(cpus)))
+		pa_diag("could not pin to cpu_core CPU %d", atoi(cpus));
+	a.type = type;
+	errno = 0;
+	fd = pa_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	/* perf_event_open(2) ENOENT: "also returned for some unsupported
+	 * generic events"; EOPNOTSUPP: no hardware support. */
+	if (errno == ENOENT || errno == EOPNOTSUPP)
+		pa_skip("the PMU does not support type %u config %#llx (%s)", type,
+			(unsigned long long)config, pa_errno_str(errno));
+	pa_fail("perf_event_open(type %u, config %#llx) failed with %s", type,
+		(unsigned long long)config, pa_errno_str(errno));
+	pa_abort();
+}
+
+uint64_t pa_count_over(int fd, void (*work)(int), int arg)
+{
+	uint64_t v;
+
+	if (ioctl(fd, PERF_EVENT_IOC_RESET, 0) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		pa_fail("enable fd %d: %s", fd, pa_errno_str(errno));
+		pa_abort();
+	}
+	work(arg);
+	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0)) {
+		pa_fail("disable fd %d: %s", fd, pa_errno_str(errno));
+		pa_abort();
+	}
+	pa_read_u64(fd, &v, 1);
+	return v;
+}
+
+void pa_work_loop(int millions)
+{
+	volatile uint64_t sink = pa_busy_loop((uint64_t)millions * 1000000u);
+
+	(void)sink;
+}
+
+void pa_work_pages(int pages)
+{
+	pa_touch_pages(pages);
+}

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ring-buffer reader for sampling cases (perf_event_open(2), "MMAP layout").
+ *
+ * The mapping is 1 + 2^n pages: the control page (struct
+ * perf_event_mmap_page) and the data area. The reader follows the documented
+ * protocol: load data_head, then a read barrier, then read the records
+ * between data_tail and data_head; after consuming, a full barrier, then store
+ * data_tail. The mapping is PROT_WRITE, so the kernel honours data_tail and
+ * never overwrites unread records. A record that straddles the end of the
+ * data area is copied into one contiguous buffer; every record handed out is
+ * such a copy, so the pointer stays valid after data_tail moved on.
+ */
+#include "internal.h"
+
+#include <sys/mman.h>
+
+static size_t pa_page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+int pa_ring_try_map(struct pa_ring *r, int fd, unsigned data_pages)
+{
+	size_t psz = pa_page_size();
+	void *p;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->map_len = (1 + (size_t)data_pages) * psz;
+	p = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	r->page = p;
+	r->data = (unsigned char *)p + psz;
+	r->data_size = (size_t)data_pages * psz;
+	r->tail = __atomic_load_n(&r->page->data_tail, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void pa_ring_map(struct pa_ring *r, int fd, unsigned data_pages)
+{
+	int err = pa_ring_try_map(r, fd, data_pages);
+
+	if (err) {
+		pa_fail("mmap of the ring of fd %d (1 + %u pages) failed: %s",
+			fd, data_pages, pa_errno_str(-err));
+		pa_abort();
+	}
+}
+
+void pa_ring_unmap(struct pa_ring *r)
+{
+	if (r->page)
+		munmap(r->page, r->map_len);
+	r->page = NULL;
+	r->data = NULL;
+}
+
+uint64_t pa_ring_head(const struct pa_ring *r)
+{
+	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_RELAXED);
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* rmb() after data_head */
+	return head;
+}
+
+static void ring_copy(const struct pa_ring *r, uint64_t pos, void *dst, size_t len)
+{
+	size_t off = (size_t)(pos % r->data_size);
+	size_t first = r->data_size - off;
+
+	if (first >= len) {
+		memcpy(dst, r->data + off, len);
+	} else {
+		memcpy(dst, r->data + off, first);
+		memcpy((unsigned char *)dst + first, r->data, len - first);
+	}
+}
+
+const struct perf_event_header *pa_ring_next(struct pa_ring *r)
+{
+	uint64_t head = pa_ring_head(r);
+	struct perf_event_header h;
+
+	if (r->data_size == 0 || head == r->tail)
+		return NULL;
+	if (head - r->tail < sizeof(h)) {
+		pa_fail("ring: %llu bytes between data_tail and data_head, less than a header",
+			(unsigned long long)(head - r->tail));
+		pa_abort();
+	}
+	ring_copy(r, r->tail, &h, sizeof(h));
+	if (h.size < sizeof(h) || h.size > head - r->tail) {
+		pa_fail("ring: record at %llu has size %u (type %u), %llu bytes available",
+			(unsigned long long)r->tail, h.size, h.type,
+			(unsigned long long)(head - r->tail));
+		pa_abort();
+	}
+	ring_copy(r, r->tail, r->rec.bytes, h.size);
+	r->tail += h.size;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* mb() before data_tail */
+	__atomic_store_n(&r->page->data_tail, r->tail, __ATOMIC_RELAXED);
+	return &r->rec.hdr;
+}
+
+const struct perf_event_header *pa_ring_find(struct pa_ring *r, uint32_t type)
+{
+	const struct perf_event_header *h;
+
+	while ((h = pa_ring_next(r)))
+		if (h->type == type)
+			return h;
+	return NULL;
+}
+
+int pa_ring_count(struct pa_ring *r, uint32_t type)
+{
+	const struct perf_event_header *h;
+	int n = 0;
+
+	while ((h = pa_ring_next(r)))
+		if (h->type == type)
+			n++;
+	return n;
+}
+
+/* ---- PERF_RECORD_SAMPLE layout ---------------------------------------- */
+
+size_t pa_read_format_size(uint64_t read_format, unsigned nr)
+{
+	size_t per = 8;		/* value */
+
+	if (read_format & PERF_FORMAT_ID)
+		per += 8;
+	if (read_format & PERF_FORMAT_LOST)
+		per += 8;
+	if (read_format & PERF_FORMAT_GROUP) {
+		size_t s = 8;	/* nr */
+
+		if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			s += 8;
+		if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			s += 8;
+		return s + (size_t)nr * per;
+	}
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		per += 8;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		per += 8;
+	return per;
+}
+
+size_t pa_sample_size(const struct perf_event_attr *attr,
+		      const struct pa_sample_var *v)
+{
+	static const struct pa_sample_var none = { .group_nr = 1 };
+	uint64_t st = attr->sample_type;
+	size_t s = sizeof(struct perf_event_header);
+
+	if (!v)
+		v = &none;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s += 8;
+	if (st & PERF_SAMPLE_IP)
+		s += 8;
+	if (st & PERF_SAMPLE_TID)
+		s += 8;
+	if (st & PERF_SAMPLE_TIME)
+		s += 8;
+	if (st & PERF_SAMPLE_ADDR)
+		s += 8;
+	if (st & PERF_SAMPLE_ID)
+		s += 8;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		s += 8;
+	if (st & PERF_SAMPLE_CPU)
+		s += 8;
+	if (st & PERF_SAMPLE_PERIOD)
+		s += 8;
+	if (st & PERF_SAMPLE_READ)
+		s += pa_read_format_size(attr->read_format, v->group_nr);
+	if (st & PERF_SAMPLE_CALLCHAIN)
+		s += 8 + 8 * (size_t)v->callchain_nr;
+	if (st & PERF_SAMPLE_RAW)	/* u32 size + data, padded to 8 */
+		s += ((size_t)v->raw_size + 4 + 7) & ~(size_t)7;
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		s += 8 + 24 * (size_t)v->branch_nr;
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			s += 8;
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
+			s += 8 * (size_t)v->branch_nr;
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		s += 8;
+		if (v->regs_user_abi)
+			s += 8 * (size_t)__builtin_popcountll(attr->sample_regs_user);
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		s += 8 + (size_t)v->stack_size;
+		if (v->stack_size)
+			s += 8;	/* dyn_size */
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		s += 8;
+	if (st & PERF_SAMPLE_DATA_SRC)
+		s += 8;
+	if (st & PERF_SAMPLE_TRANSACTION)
+		s += 8;
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		s += 8;
+		if (v->regs_intr_abi)
+			s += 8 * (size_t)__builtin_popcountll(attr->sample_regs_intr);
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		s += 8;
+	if (st & PERF_SAMPLE_CGROUP)
+		s += 8;
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		s += 8;
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		s += 8;
+	if (st & PERF_SAMPLE_AUX)
+		s += 8 + (size_t)v->aux_size;
+	return s;
+}
+
+size_t pa_sample_id_size(const struct perf_event_attr *attr)
+{
+	uint64_t st = attr->sample_type;
+	size_t s = 0;
+
+	if (!attr->sample_id_all)
+		return 0;
+	if (st & PERF_SAMPLE_TID)
+		s += 8;
+	if (st & PERF_SAMPLE_TIME)
+		s += 8;
+	if (st & PERF_SAMPLE_ID)
+		s += 8;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		s += 8;
+	if (st & PERF_SAMPLE_CPU)
+		s += 8;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s += 8;
+	return s;
+}
+
+/* A cursor over the record's body that never reads past its end. */
+struct cur {
+	const unsigned char *p, *end;
+	bool short_read;
+};
+
+static uint64_t take_u64(struct cur *c)
+{
+	uint64_t v = 0;
+
+	if (c->end - c->p < 8) {
+		c->short_read = true;
+		c->p = c->end;
+		return 0;
+	}
+	memcpy(&v, c->p, 8);
+	c->p += 8;
+	return v;
+}
+
+static const void *take(struct cur *c, size_t n)
+{
+	const void *at = c->p;
+
+	if ((size_t)(c->end - c->p) < n) {
+		c->short_read = true;
+		c->p = c->end;
+		return NULL;
+	}
+	c->p += n;
+	return at;
+}
+
+bool pa_sample_parse(const struct perf_event_attr *attr,
+		     const struct perf_event_header *rec, struct pa_sample *s)
+{
+	uint64_t st = attr->sample_type, rf = attr->read_format, w;
+	struct cur c = { (const unsigned char *)(rec + 1),
+			 (const unsigned char *)rec + rec->size, false };
+	size_t want;
+
+	memset(s, 0, sizeof(*s));
+	s->var.group_nr = 1;
+	if (rec->type != PERF_RECORD_SAMPLE) {
+		pa_fail("record type %u is not PERF_RECORD_SAMPLE", rec->type);
+		return false;
+	}
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s->identifier = take_u64(&c);
+	if (st & PERF_SAMPLE_IP)
+		s->ip = take_u64(&c);
+	if (st & PERF_SAMPLE_TID) {
+		w = take_u64(&c);
+		s->pid = (uint32_t)w;
+		s->tid = (uint32_t)(w >> 32);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		s->time = take_u64(&c);
+	if (st & PERF_SAMPLE_ADDR)
+		s->addr = take_u64(&c);
+	if (st & PERF_SAMPLE_ID)
+		s->id = take_u64(&c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = take_u64(&c);
+	if (st & PERF_SAMPLE_CPU) {
+		w = take_u64(&c);
+		s->cpu = (uint32_t)w;
+		s->res = (uint32_t)(w >> 32);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		s->period = take_u64(&c);
+	if (st & PERF_SAMPLE_READ) {
+		s->read = (const uint64_t *)c.p;
+		if ((rf & PERF_FORMAT_GROUP) && c.end - c.p >= 8) {
+			uint64_t nr;
+
+			memcpy(&nr, c.p, 8);	/* peek: nr is part of the block */
+			s->var.group_nr = (unsigned)nr;
+		}
+		take(&c, pa_read_format_size(rf, s->var.group_nr));
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		s->var.callchain_nr = take_u64(&c);
+		s->callchain = take(&c, 8 * s->var.callchain_nr);
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		const uint32_t *sz = take(&c, 4);
+
+		s->var.raw_size = sz ? *sz : 0;
+		s->raw = take(&c, s->var.raw_size);
+		take(&c, (8 - ((4 + s->var.raw_size) & 7)) & 7);
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		s->var.branch_nr = take_u64(&c);
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			take_u64(&c);
+		s->branches = take(&c, 24 * s->var.branch_nr);
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
+			take(&c, 8 * s->var.branch_nr);
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		s->var.regs_user_abi = take_u64(&c);
+		if (s->var.regs_user_abi)
+			s->regs_user = take(&c, 8 * (size_t)__builtin_popcountll(attr->sample_regs_user));
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		s->var.stack_size = take_u64(&c);
+		s->stack = take(&c, s->var.stack_size);
+		if (s->var.stack_size)
+			s->stack_dyn_size = take_u64(&c);
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		s->weight = take_u64(&c);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		s->data_src = take_u64(&c);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		s->transaction = take_u64(&c);
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		s->var.regs_intr_abi = take_u64(&c);
+		if (s->var.regs_intr_abi)
+			s->regs_intr = take(&c, 8 * (size_t)__builtin_popcountll(attr->sample_regs_intr));
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = take_u64(&c);
+	if (st & PERF_SAMPLE_CGROUP)
+		s->cgroup = take_u64(&c);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		s->data_page_size = take_u64(&c);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		s->code_page_size = take_u64(&c);
+	if (st & PERF_SAMPLE_AUX) {
+		s->var.aux_size = take_u64(&c);
+		s->aux = take(&c, s->var.aux_size);
+	}
+	if (c.short_read) {
+		pa_fail("PERF_RECORD_SAMPLE of size %u ends before the fields sample_type %#llx documents",
+			rec->size, (unsigned long long)st);
+		return false;
+	}
+	want = pa_sample_size(attr, &s->var);
+	if (want != rec->size) {
+		pa_fail("PERF_RECORD_SAMPLE size %u, the documented layout of sample_type %#llx read_format %#llx gives %zu",
+			rec->size, (unsigned long long)st,
+			(unsigned long long)rf, want);
+		return false;
+	}
+	return true;
+}
+
+const struct perf_event_header *pa_ring_sample(struct pa_ring *r,
+					       const struct perf_event_attr *attr,
+					       struct pa_sample *s)
+{
+	const struct perf_event_header *h = pa_ring_find(r, PERF_RECORD_SAMPLE);
+
+	if (!h) {
+		pa_fail("no PERF_RECORD_SAMPLE in the ring (data_head %llu)",
+			(unsigned long long)pa_ring_head(r));
+		pa_abort();
+	}
+	if (!pa_sample_parse(attr, h, s))
+		pa_abort();
+	return h;
+}
+
+/* ---- the perf_event cgroup hierarchy ----------------------------------- */
+
+bool pa_perf_cgroup(char *root, size_t rlen, char *own, size_t olen)
+{
+	char line[4096], mnt[2048], fstype[64], opts[1024], v2root[2048] = "";
+	char v1root[2048] = "", path[2048] = "", v2path[2048] = "";
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		/* id parent maj:min root mountpoint opts ... - fstype src superopts */
+		char *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %2047s", mnt) != 1 ||
+		    sscanf(dash + 3, "%63s %*s %1023s", fstype, opts) != 2)
+			continue;
+		if (!strcmp(fstype, "cgroup2") && !v2root[0])
+			snprintf(v2root, sizeof(v2root), "%s", mnt);
+		if (!strcmp(fstype, "cgroup")) {
+			for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
+				if (!strcmp(o, "perf_event"))
+					snprintf(v1root, sizeof(v1root), "%s", mnt);
+		}
+	}
+	fclose(f);
+	f = fopen("/proc/self/cgroup", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (!c2)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		*c2 = 0;
+		if (!strcmp(c1 + 1, ""))
+			snprintf(v2path, sizeof(v2path), "%s", c2 + 1);
+		for (char *o = strtok(c1 + 1, ","); o; o = strtok(NULL, ","))
+			if (!strcmp(o, "perf_event"))
+				snprintf(path, sizeof(path), "%s", c2 + 1);
+	}
+	fclose(f);
+	if (v1root[0] && path[0]) {
+		snprintf(root, rlen, "%s", v1root);
+		snprintf(own, olen, "%s%s", v1root, strcmp(path, "/") ? path : "");
+		return true;
+	}
+	if (v2root[0] && v2path[0]) {
+		snprintf(root, rlen, "%s", v2root);
+		snprintf(own, olen, "%s%s", v2root, strcmp(v2path, "/") ? v2path : "");
+		return true;
+	}
+	return false;
+}
+
+/* ---- a BPF program, for the KSYMBOL and BPF_EVENT records --------------- */
+
+#include <sys/syscall.h>
+
+struct pa_bpf_load_attr {		/* union bpf_attr, BPF_PROG_LOAD part */
+	uint32_t prog_type, insn_cnt;
+	uint64_t insns, license;
+	uint32_t log_level, log_size;
+	uint64_t log_buf;
+	uint32_t kern_version, prog_flags;
+	char prog_name[16];
+};
+
+struct pa_bpf_info_attr {		/* union bpf_attr, BPF_OBJ_GET_INFO_BY_FD */
+	uint32_t bpf_fd, info_len;
+	uint64_t info;
+};
+
+int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8])
+{
+	/* r0 = 0; exit */
+	static const uint64_t insns[2] = { 0x00000000000000b7ULL, 0x0000000000000095ULL };
+	struct pa_bpf_load_attr a;
+	struct { uint32_t type, id; uint8_t tag[8]; } info;
+	struct pa_bpf_info_attr ia;
+	union { struct pa_bpf_load_attr l; uint8_t pad[256]; } la;
+	union { struct pa_bpf_info_attr i; uint8_t pad[256]; } ua;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = 1;		/* BPF_PROG_TYPE_SOCKET_FILTER */
+	a.insn_cnt = 2;
+	a.insns = (uint64_t)(uintptr_t)insns;
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	snprintf(a.prog_name, sizeof(a.prog_name), "%s", name);
+	memset(&la, 0, sizeof(la));
+	la.l = a;
+	fd = (int)syscall(SYS_bpf, 5 /* BPF_PROG_LOAD */, &la, sizeof(la));
+	if (fd < 0)
+		return -errno;
+	memset(&info, 0, sizeof(info));
+	memset(&ia, 0, sizeof(ia));
+	ia.bpf_fd = (uint32_t)fd;
+	ia.info_len = sizeof(info);
+	ia.info = (uint64_t)(uintptr_t)&info;
+	memset(&ua, 0, sizeof(ua));
+	ua.i = ia;
+	if (syscall(SYS_bpf, 15 /* BPF_OBJ_GET_INFO_BY_FD */, &ua, sizeof(ua))) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	if (id)
+		*id = info.id;
+	if (tag)
+		memcpy(tag, info.tag, 8);
+	return fd;
+}
+
+/* ---- the AUX area ------------------------------------------------------ */
+
+void *pa_ring_map_aux(struct pa_ring *r, unsigned aux_pages)
+{
+	size_t psz = pa_page_size(), len = (size_t)aux_pages * psz;
+	void *p;
+
+	r->page->aux_offset = r->map_len;
+	r->page->aux_size = len;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, (off_t)r->map_len);
+	if (p == MAP_FAILED) {
+		pa_fail("mmap of the AUX area of fd %d (%u pages at %zu) failed: %s",
+			r->fd, aux_pages, r->map_len, pa_errno_str(errno));
+		pa_abort();
+	}
+	return p;
+}
+
+int pa_intel_pt_attr(struct perf_event_attr *attr)
+{
+	int type = pa_pmu_type("intel_pt"), bit = 13;
+	FILE *f = fopen("/sys/bus/event_source/devices/intel_pt/format/branch", "r");
+
+	if (f) {
+		if (fscanf(f, "config:%d", &bit) != 1)
+			bit = 13;
+		fclose(f);
+	}
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = (uint32_t)type;
+	attr->config = 1ULL << bit;
+	attr->disabled = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	return type;
+}
