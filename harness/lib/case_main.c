@@ -255,6 +255,11 @@ static enum pa_outcome run(void)
 		snprintf(detail, sizeof(detail), "body exited with status %d",
 			 WEXITSTATUS(status));
 		raw = PA_FAIL;
+	} else if (!sh->checks) {
+		snprintf(detail, sizeof(detail),
+			 "the body passed without evaluating a single check (a case must be able to fail)");
+		pa_diag("harness: %s", detail);
+		raw = PA_FAIL;
 	} else {
 		snprintf(detail, sizeof(detail), "%s", sh->variant);
 		raw = PA_PASS;

@@ -32,10 +32,16 @@ void pa_diag(const char *fmt, ...)
 	va_end(ap);
 }
 
+void pa_checked(void)
+{
+	__atomic_add_fetch(&pa_state->checks, 1, __ATOMIC_SEQ_CST);
+}
+
 void pa_fail(const char *fmt, ...)
 {
 	va_list ap;
 
+	pa_checked();
 	__atomic_add_fetch(&pa_state->failures, 1, __ATOMIC_SEQ_CST);
 	if (!pa_state->first_failure[0]) {
 		va_start(ap, fmt);
@@ -125,6 +131,7 @@ bool pa_check_cmp(struct pa_val a, enum pa_op op, struct pa_val b,
 {
 	char av[48], bv[48];
 
+	pa_checked();
 	if (pa_cmp(a, op, b))
 		return true;
 	fmt_val(av, sizeof(av), a);
@@ -136,6 +143,7 @@ bool pa_check_cmp(struct pa_val a, enum pa_op op, struct pa_val b,
 
 bool pa_check_true(bool ok, const char *expr, const char *file, int line)
 {
+	pa_checked();
 	if (!ok)
 		pa_fail("%s:%d: expected %s to be true", file, line, expr);
 	return ok;
@@ -144,6 +152,7 @@ bool pa_check_true(bool ok, const char *expr, const char *file, int line)
 bool pa_check_errno(long ret, int err, int want, const char *expr,
 		    const char *file, int line)
 {
+	pa_checked();
 	if (ret == -1 && err == want)
 		return true;
 	if (ret != -1)
@@ -157,6 +166,7 @@ bool pa_check_errno(long ret, int err, int want, const char *expr,
 
 bool pa_check_ok(long ret, int err, const char *expr, const char *file, int line)
 {
+	pa_checked();
 	if (ret != -1)
 		return true;
 	pa_fail("%s:%d: %s failed with %s, expected success", file, line,

@@ -63,6 +63,7 @@ const char *pa_errno_str(int err);	/* "EINVAL" or "errno 1234" */
 #define PA_MAX_SAVED_SYSCTLS 16
 struct pa_shared {
 	volatile int failures;		/* assertions failed, any process */
+	volatile int checks;		/* assertions evaluated, any process */
 	volatile int skipped;		/* pa_skip() was called */
 	char skip_reason[256];
 	char variant[256];		/* what pa_since() decided */
@@ -73,6 +74,8 @@ struct pa_shared {
 /* Mapped MAP_SHARED before the fork; points at a private copy otherwise
  * (so helpers and unit tests can call the check functions). */
 extern struct pa_shared *pa_state;
+/* Count one evaluated assertion (a pass with none is a silent pass). */
+void pa_checked(void);
 /* Put back every saved sysctl; returns how many failed to restore. */
 int pa_restore_sysctls(struct pa_shared *s);
 #endif

@@ -41,6 +41,7 @@ int pa_open_expect(struct perf_event_attr *attr, pid_t pid, int cpu,
 {
 	int fd, err;
 
+	pa_checked();
 	errno = 0;
 	fd = pa_perf_open(attr, pid, cpu, group_fd, flags);
 	err = errno;

@@ -288,6 +288,8 @@ bool pa_sample_parse(const struct perf_event_attr *attr,
 			 (const unsigned char *)rec + rec->size, false };
 	size_t want;
 
+	pa_checked();
+
 	memset(s, 0, sizeof(*s));
 	s->var.group_nr = 1;
 	if (rec->type != PERF_RECORD_SAMPLE) {

@@ -43,6 +43,7 @@ bool pa_expect_e2big_size(struct perf_event_attr *attr, const char *file,
 	uint32_t want = pa_kernel_attr_size();
 	int fd, err;
 
+	pa_checked();
 	errno = 0;
 	fd = pa_perf_open(attr, 0, -1, -1, 0);
 	err = errno;

@@ -17,6 +17,9 @@ check "the daemon is gone" bash -c "! pgrep -f '[s]leep 4242' >/dev/null"
 check "a skip exits 4" test $rc -eq 4
 "$SELF/selftest/xfail" >/dev/null; rc=$?
 check "an xfail exits 2" test $rc -eq 2
+out=$("$SELF/selftest/no_check"); rc=$?
+check "a body that evaluates no check fails" test $rc -eq 1
+check "and says why" grep -q 'without evaluating a single check' <<<"$out"
 "$SELF/selftest/pass" --bogus >/dev/null 2>&1; rc=$?
 check "a case given a bad option exits 64" test $rc -eq 64
 finish
