@@ -1,0 +1,20 @@
+#include "perfabi.h"
+
+#include <fcntl.h>
+
+PERFABI_CASE(
+	.assertion = "PERF_FLAG_FD_CLOEXEC: the event fd has FD_CLOEXEC set and is closed in the program started by execve()",
+	.ref = "perf_event_open(2), flags: PERF_FLAG_FD_CLOEXEC (since 3.14) \"enables the close-on-exec flag for the created event file descriptor\"",
+	.covers = "flag.FD_CLOEXEC arg.flags",
+	.min_kernel = "3.14",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	char num[16];
+	int fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	EXPECT_TRUE(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	snprintf(num, sizeof(num), "%d", fd);
+	/* fd_state exits 0 when the fd is closed, 1 when it is a perf fd */
+	EXPECT_EQ(pa_run_fixture("fd_state", num), 0);
+}
