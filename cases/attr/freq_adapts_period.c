@@ -1,0 +1,47 @@
+#include "perfabi.h"
+
+#include <sys/ioctl.h>
+
+/*
+ * With freq set, sample_freq is a rate in samples per second, not an event
+ * count: the kernel starts at period 1 and raises the period towards the
+ * requested rate at each overflow (__perf_event_overflow ->
+ * perf_adjust_period). Asking 1 sample a second while making 256 page
+ * faults as fast as possible yields a handful of samples, where a period of
+ * 1 (the same number with freq clear) yields one per fault.
+ */
+PERFABI_CASE(
+	.assertion = "attr.freq: sample_freq = 1 is read as one sample per second and the kernel adjusts the period, so 256 fast page faults give far fewer samples (< 64) than with freq clear and sample_period = 1 (>= 256)",
+	.ref = "perf_event_open(2), freq: \"If this bit is set, then sample_frequency not sample_period is used when setting up the sampling interval\"; kernel/events/core.c __perf_event_overflow() perf_adjust_period()",
+	.covers = "attr.freq attr.sample_freq",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr f = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
+	struct perf_event_attr p = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
+	struct pa_ring rf, rp;
+	int ff, fp, nf, np;
+
+	f.freq = 1;
+	f.sample_freq = 1;
+	f.sample_type = p.sample_type = PERF_SAMPLE_IP;
+	f.disabled = p.disabled = 1;
+	ff = ASSERT_OPEN(&f, 0, -1, -1, 0);
+	fp = ASSERT_OPEN(&p, 0, -1, -1, 0);
+	pa_ring_map(&rf, ff, 16);
+	pa_ring_map(&rp, fp, 16);
+	ASSERT_OK(ioctl(ff, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_OK(ioctl(fp, PERF_EVENT_IOC_ENABLE, 0));
+	pa_touch_pages(256);
+	ASSERT_OK(ioctl(ff, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_OK(ioctl(fp, PERF_EVENT_IOC_DISABLE, 0));
+	nf = pa_ring_count(&rf, PERF_RECORD_SAMPLE);
+	np = pa_ring_count(&rp, PERF_RECORD_SAMPLE);
+	pa_diag("freq: %d samples, period 1: %d samples", nf, np);
+	EXPECT_GE(nf, 1);
+	EXPECT_LT(nf, 64);
+	EXPECT_GE(np, 256);
+	pa_ring_unmap(&rf);
+	pa_ring_unmap(&rp);
+	close(ff);
+	close(fp);
+}

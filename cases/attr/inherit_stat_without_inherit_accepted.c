@@ -1,0 +1,25 @@
+#include "perfabi.h"
+
+/*
+ * inherit_stat only means something for inherited events (it makes their
+ * per-task counts reported at child exit). Without inherit the kernel does
+ * not refuse it: perf_copy_attr() has no rule for it and the event counts
+ * as usual.
+ */
+PERFABI_CASE(
+	.assertion = "attr.inherit_stat without attr.inherit is accepted (no error) and the event counts its own task as usual",
+	.ref = "perf_event_open(2), inherit_stat: \"This bit enables saving of event counts on context switch for inherited tasks. This is meaningful only if the inherit field is set\"; kernel/events/core.c perf_copy_attr() (no inherit_stat check)",
+	.covers = "attr.inherit_stat",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	int fd;
+
+	attr.inherit = 0;
+	attr.inherit_stat = 1;
+	attr.disabled = 0;
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+	pa_touch_pages(32);
+	EXPECT_GE(pa_read_one(fd), 32);
+	close(fd);
+}
