@@ -1,0 +1,31 @@
+#include "perfabi.h"
+
+#include <sys/ioctl.h>
+
+PERFABI_CASE(
+	.assertion = "a pinned group leader on the software PMU, with a sibling, opens and is always on the CPU while enabled: time_running equals time_enabled and both members count",
+	.ref = "perf_event_open(2), pinned: \"the counter should always be on the CPU if at all possible\"; kernel/events/core.c group_can_go_on(): software groups can always go on",
+	.covers = "arg.group_fd attr.pinned",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr l = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	struct perf_event_attr s = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	uint64_t v[5];		/* nr, enabled, running, value, value */
+	int leader;
+
+	l.pinned = 1;
+	l.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	s.disabled = 0;
+	leader = ASSERT_OPEN(&l, 0, -1, -1, 0);
+	ASSERT_OPEN(&s, 0, -1, leader, 0);
+	ASSERT_OK(ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+	pa_touch_pages(8);
+	ASSERT_OK(ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+	pa_read_u64(leader, v, 5);
+	EXPECT_EQ(v[0], 2);
+	EXPECT_GT(v[1], 0);
+	EXPECT_EQ(v[2], v[1]);
+	EXPECT_GE(v[3], 8);
+	EXPECT_EQ(v[4], v[3]);
+}

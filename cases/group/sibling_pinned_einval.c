@@ -1,0 +1,14 @@
+#include "perfabi.h"
+
+PERFABI_CASE(
+	.assertion = "a sibling with attr.pinned set fails with EINVAL: only a group leader may be pinned",
+	.ref = "perf_event_open(2), pinned: \"only applies to hardware counters and only to group leaders\"; kernel/events/core.c perf_event_open(): \"Only a group leader can be exclusive or pinned\" -> -EINVAL",
+	.covers = "arg.group_fd attr.pinned errno.EINVAL",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	int leader = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+
+	attr.pinned = 1;
+	EXPECT_OPEN_FAIL(&attr, 0, -1, leader, 0, EINVAL);
+}

@@ -1,0 +1,35 @@
+#include "perfabi.h"
+
+PERFABI_CASE(
+	.assertion = "PERF_FORMAT_TOTAL_TIME_ENABLED appends time_enabled after the value: 0 while the event was never enabled, growing while it is enabled, frozen once disabled",
+	.ref = "perf_event_open(2), read_format: PERF_FORMAT_TOTAL_TIME_ENABLED; Reading results",
+	.covers = "attr.read_format read_format.TOTAL_TIME_ENABLED",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	uint64_t b[3] = { 0, 0, 0 }, first;
+	volatile uint64_t spin = 0;
+	int fd;
+
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+	ASSERT_EQ(read(fd, b, sizeof(b)), 16);
+	EXPECT_EQ(b[1], 0);	/* disabled since open */
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (int i = 0; i < 2000000; i++)
+		spin += (uint64_t)i;
+	ASSERT_EQ(read(fd, b, sizeof(b)), 16);
+	first = b[1];
+	EXPECT_GT(first, 0);
+	for (int i = 0; i < 2000000; i++)
+		spin += (uint64_t)i;
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(read(fd, b, sizeof(b)), 16);
+	EXPECT_GT(b[1], first);		/* still growing while enabled */
+	first = b[1];
+	for (int i = 0; i < 2000000; i++)
+		spin += (uint64_t)i;
+	ASSERT_EQ(read(fd, b, sizeof(b)), 16);
+	EXPECT_EQ(b[1], first);		/* frozen while disabled */
+	close(fd);
+}
