@@ -1,0 +1,49 @@
+#include "perfabi.h"
+
+#include <sys/wait.h>
+
+struct task_rec {
+	struct perf_event_header h;
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+PERFABI_CASE(
+	.assertion = "attr.task: the exit of the monitored task produces PERF_RECORD_EXIT {pid, ppid, tid, ptid, time} with its pid and its parent's",
+	.ref = "perf_event_open(2), task: \"fork/exit notifications are included in the ring buffer\"; PERF_RECORD_EXIT",
+	.covers = "attr.task record.EXIT",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
+	const struct perf_event_header *h;
+	const struct task_rec *t = NULL;
+	struct pa_ring r;
+	int fd, p[2], st;
+	pid_t child;
+	char go = 'x';
+
+	ASSERT_OK(pipe(p));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		if (read(p[0], &go, 1) != 1)
+			_exit(2);
+		_exit(0);
+	}
+	attr.disabled = 0;
+	attr.task = 1;
+	fd = ASSERT_OPEN(&attr, child, -1, -1, 0);
+	pa_ring_map(&r, fd, 4);
+	ASSERT_EQ(write(p[1], &go, 1), 1);
+	ASSERT_EQ(waitpid(child, &st, 0), child);
+	while ((h = pa_ring_find(&r, PERF_RECORD_EXIT))) {
+		t = (const struct task_rec *)h;
+		if (t->pid == (uint32_t)child)
+			break;
+	}
+	ASSERT_TRUE(h != NULL);
+	EXPECT_EQ(t->tid, (uint32_t)child);
+	EXPECT_EQ(t->ppid, (uint32_t)getpid());
+	EXPECT_NE(t->time, 0u);
+	EXPECT_EQ(h->size, sizeof(*t));
+}

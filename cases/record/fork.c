@@ -1,0 +1,57 @@
+#include "perfabi.h"
+
+#include <sys/wait.h>
+
+struct task_rec {
+	struct perf_event_header h;
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+PERFABI_CASE(
+	.assertion = "attr.task: a fork() by the monitored task produces PERF_RECORD_FORK {pid, ppid, tid, ptid, time} naming the new process and the forking one",
+	.ref = "perf_event_open(2), task: \"If this bit is set, then fork/exit notifications are included in the ring buffer\"; PERF_RECORD_FORK",
+	.covers = "attr.task record.FORK",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
+	const struct perf_event_header *h;
+	const struct task_rec *t = NULL;
+	struct pa_ring r;
+	int fd, p[2], st;
+	pid_t child, gc = 0;
+	char go = 'x';
+
+	ASSERT_OK(pipe(p));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		/* wait for the event, fork, report the grandchild's pid */
+		if (read(p[0], &go, 1) != 1)
+			_exit(2);
+		gc = fork();
+		if (gc == 0)
+			_exit(0);
+		if (write(p[1], &gc, sizeof(gc)) != sizeof(gc))
+			_exit(3);
+		waitpid(gc, NULL, 0);
+		_exit(0);
+	}
+	attr.disabled = 0;
+	attr.task = 1;
+	fd = ASSERT_OPEN(&attr, child, -1, -1, 0);
+	pa_ring_map(&r, fd, 4);
+	ASSERT_EQ(write(p[1], &go, 1), 1);
+	ASSERT_EQ(waitpid(child, &st, 0), child);
+	ASSERT_EQ(read(p[0], &gc, sizeof(gc)), (ssize_t)sizeof(gc));
+	while ((h = pa_ring_find(&r, PERF_RECORD_FORK))) {
+		t = (const struct task_rec *)h;
+		if (t->pid == (uint32_t)gc)
+			break;
+	}
+	ASSERT_TRUE(h != NULL);
+	EXPECT_EQ(t->ppid, (uint32_t)child);
+	EXPECT_EQ(t->tid, (uint32_t)gc);
+	EXPECT_EQ(t->ptid, (uint32_t)child);
+	EXPECT_EQ(h->size, sizeof(*t));
+}

@@ -1,0 +1,62 @@
+#include "perfabi.h"
+
+#include <sys/ioctl.h>
+#include <time.h>
+
+struct throttle_rec {
+	struct perf_event_header h;
+	uint64_t time, id, stream_id;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+PERFABI_CASE(
+	.assertion = "an event that overflows more often than perf_event_max_sample_rate allows per tick is throttled and then unthrottled on a later tick: PERF_RECORD_THROTTLE then PERF_RECORD_UNTHROTTLE {time, id, stream_id} with the event's id",
+	.ref = "perf_event_open(2), PERF_RECORD_THROTTLE/PERF_RECORD_UNTHROTTLE: \"This record indicates a throttle event ... unthrottle event\"; kernel/events/core.c __perf_event_account_interrupt() (max_samples_per_tick = DIV_ROUND_UP(max_sample_rate, HZ)), perf_adjust_freq_unthr_context()",
+	.covers = "record.THROTTLE record.UNTHROTTLE sysctl.perf_event_max_sample_rate",
+	.root = true,
+	.timeout = 30,
+) {
+	/* task-clock is hrtimer driven: every overflow is accounted with
+	 * throttling on; its period is at least 10us. */
+	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_TASK_CLOCK, 10000);
+	const struct perf_event_header *h;
+	struct pa_ring r;
+	uint64_t id = 0, t_end;
+	int fd, thr = 0, unthr = 0;
+
+	if (pa_sysctl_write("kernel/perf_cpu_time_max_percent", "25"))
+		pa_skip("cannot set kernel.perf_cpu_time_max_percent");
+	/* one sample per tick at most (any HZ) */
+	if (pa_sysctl_write("kernel/perf_event_max_sample_rate", "1"))
+		pa_skip("cannot set kernel.perf_event_max_sample_rate");
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &id));
+	pa_ring_map(&r, fd, 64);
+	/* spin (generous bound) until both records came */
+	t_end = mono_ns() + 10ULL * 1000000000ULL;
+	while ((!thr || !unthr) && mono_ns() < t_end) {
+		while ((h = pa_ring_next(&r))) {
+			const struct throttle_rec *t = (const void *)h;
+
+			if (h->type != PERF_RECORD_THROTTLE && h->type != PERF_RECORD_UNTHROTTLE)
+				continue;
+			EXPECT_EQ(h->size, sizeof(*t));
+			EXPECT_EQ(t->id, id);
+			EXPECT_EQ(t->stream_id, id);
+			if (h->type == PERF_RECORD_THROTTLE)
+				thr++;
+			else if (thr)	/* an UNTHROTTLE follows a THROTTLE */
+				unthr++;
+		}
+	}
+	EXPECT_GE(thr, 1);
+	EXPECT_GE(unthr, 1);
+}

@@ -1,0 +1,40 @@
+#include "perfabi.h"
+
+#include <time.h>
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+PERFABI_CASE(
+	.assertion = "PERF_SAMPLE_TIME with use_clockid and clockid CLOCK_MONOTONIC timestamps a sample on that clock: between clock_gettime() taken before and after the sampled event",
+	.ref = "perf_event_open(2), use_clockid/clockid: \"the clockid to use for time fields\"; PERF_RECORD_SAMPLE time \"If PERF_SAMPLE_TIME is enabled, then a 64-bit timestamp is included\"",
+	.covers = "sample.TIME attr.use_clockid attr.clockid",
+	.min_kernel = "4.1",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
+	struct pa_ring r;
+	struct pa_sample s;
+	uint64_t t0, t1;
+	int fd;
+
+	attr.sample_type = PERF_SAMPLE_TIME;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+	pa_ring_map(&r, fd, 4);
+	t0 = mono_ns();				/* fault in the vDSO data first */
+	pa_touch_pages(1);
+	pa_ring_count(&r, PERF_RECORD_SAMPLE);	/* start from an empty ring */
+	t0 = mono_ns();
+	pa_touch_pages(1);
+	t1 = mono_ns();
+	pa_ring_sample(&r, &attr, &s);
+	EXPECT_GE(s.time, t0);
+	EXPECT_LE(s.time, t1);
+}
