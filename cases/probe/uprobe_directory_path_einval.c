@@ -1,0 +1,19 @@
+#include "perfabi.h"
+
+PERFABI_CASE(
+	.assertion = "uprobe PMU: a uprobe_path that is not a regular file (a directory) fails with EINVAL (after the CAP_SYS_ADMIN check)",
+	.ref = "kernel/trace/trace_event_perf.c perf_uprobe_init() / kernel/trace/trace_uprobe.c: create_local_trace_uprobe(): !d_is_reg() -> -EINVAL",
+	.covers = "attr.uprobe_path errno.EINVAL",
+	.pmu = "uprobe",
+	.min_kernel = "4.17",
+	.privileged = true,
+	.probe = pa_probe_priv,
+) {
+	struct perf_event_attr attr = pa_sw_attr(0);
+	int want = pa_expected_errno(PA_NEED_UPROBE_PMU);
+
+	attr.type = (uint32_t)pa_pmu_type("uprobe");
+	attr.uprobe_path = (uint64_t)(uintptr_t)"/";
+	attr.probe_offset = 0;
+	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, want ? want : EINVAL);
+}

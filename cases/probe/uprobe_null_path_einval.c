@@ -1,0 +1,19 @@
+#include "perfabi.h"
+
+PERFABI_CASE(
+	.assertion = "uprobe PMU: uprobe_path 0 (no path) fails with EINVAL (after the CAP_SYS_ADMIN check)",
+	.ref = "kernel/trace/trace_event_perf.c perf_uprobe_init() / kernel/trace/trace_uprobe.c: perf_uprobe_init(): !attr.uprobe_path -> -EINVAL",
+	.covers = "attr.uprobe_path errno.EINVAL",
+	.pmu = "uprobe",
+	.min_kernel = "4.17",
+	.privileged = true,
+	.probe = pa_probe_priv,
+) {
+	struct perf_event_attr attr = pa_sw_attr(0);
+	int want = pa_expected_errno(PA_NEED_UPROBE_PMU);
+
+	attr.type = (uint32_t)pa_pmu_type("uprobe");
+	attr.uprobe_path = 0;
+	attr.probe_offset = 0;
+	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, want ? want : EINVAL);
+}
