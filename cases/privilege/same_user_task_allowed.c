@@ -1,0 +1,34 @@
+#include "perfabi.h"
+
+static void touch(int n)
+{
+	pa_touch_pages(n);
+}
+
+PERFABI_CASE(
+	.assertion = "attaching to another task of the same user (a forked child) is allowed without privilege and counts what that task does",
+	.ref = "perf_event_open(2), Arguments \"pid > 0 ... measures the specified process/thread\"; kernel/events/core.c perf_check_permission() (ptrace_may_access, same uid)",
+	.covers = "arg.pid",
+	.privileged = true,
+	.probe = pa_probe_priv,
+) {
+	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	int want = pa_expected_errno(PA_NEED_SELF);
+	struct pa_puppet p;
+	uint64_t n;
+	int fd;
+
+	pa_puppet_start(&p);
+	fd = EXPECT_OPEN_RESULT(&attr, p.pid, -1, -1, 0, want);
+	if (fd < 0) {
+		pa_puppet_stop(&p);
+		return;
+	}
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pa_puppet_run(&p, touch, 32);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = pa_read_one(fd);
+	EXPECT_GE(n, 32);
+	close(fd);
+	pa_puppet_stop(&p);
+}
