@@ -74,6 +74,7 @@ void pa_kernel_faults(int pages)
 		pa_fail("mmap/open /dev/zero: %s", pa_errno_name(errno));
 		pa_abort();
 	}
+	madvise(p, len, MADV_NOHUGEPAGE);	/* one fault per page, THP or not */
 	if (read(fd, p, len) != (ssize_t)len) {
 		pa_fail("read of /dev/zero into %d fresh pages: %s", pages,
 			pa_errno_name(errno));
