@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfabi-report: what the results say across runs and kernels.
+ *
+ *   perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...
+ *   perfabi-report compare RUN_A RUN_B
+ *
+ * A RUNDIR holds results.tsv (one run), or one subdirectory with a
+ * results.tsv per kernel (a ./run.sh --vm run).
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fputs("usage: perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...\n"
+	      "       perfabi-report compare RUN_A RUN_B\n"
+	      "\n"
+	      "matrix   one row per case, one column per (run or kernel, identity,\n"
+	      "         paranoid level): pass, fail, skip, xfail, xpass; --html writes\n"
+	      "         a self-contained page, --junit-dir one JUnit XML file per run\n"
+	      "compare  what changed from RUN_A to RUN_B: regressions (pass -> fail),\n"
+	      "         fixes, newly skipped, new and removed results\n"
+	      "\n"
+	      "A RUNDIR holds results.tsv, or subdirectories that do (one per kernel\n"
+	      "of a ./run.sh --vm run). compare pairs the kernels of two VM runs by\n"
+	      "name.\n"
+	      "\n"
+	      "Exit status: 0 no regression (compare) or written (matrix), 1 a\n"
+	      "regression, 2 bad usage or an unreadable run directory.\n", f);
+}
+
+static int load_all(struct rp_runs *runs, char **dirs, int n)
+{
+	char err[4200];
+
+	for (int i = 0; i < n; i++)
+		if (rp_load(runs, dirs[i], err, sizeof(err))) {
+			fprintf(stderr, "perfabi-report: %s\n", err);
+			return -1;
+		}
+	return 0;
+}
+
+static int cmd_matrix(int argc, char **argv)
+{
+	const char *html = NULL, *junit = NULL;
+	bool quiet = false;
+	struct rp_runs runs = { 0 };
+	struct rp_matrix m;
+	int i, rc = 0;
+
+	for (i = 0; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--html") && i + 1 < argc) {
+			html = argv[++i];
+		} else if (!strcmp(argv[i], "--junit-dir") && i + 1 < argc) {
+			junit = argv[++i];
+		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			quiet = true;
+		} else if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else {
+			fprintf(stderr, "perfabi-report: matrix: unknown option or missing argument '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	if (i >= argc) {
+		fprintf(stderr, "perfabi-report: matrix needs at least one RUNDIR (see --help)\n");
+		return 2;
+	}
+	if (load_all(&runs, argv + i, argc - i)) {
+		rp_runs_free(&runs);
+		return 2;
+	}
+	rp_matrix_build(&m, &runs);
+	if (!quiet)
+		rp_matrix_text(stdout, &m, isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+	if (html) {
+		FILE *f = fopen(html, "we");
+
+		if (!f) {
+			fprintf(stderr, "perfabi-report: cannot write %s: %s\n", html, strerror(errno));
+			rc = 2;
+		} else {
+			rp_matrix_html(f, &m, &runs);
+			if (fclose(f))
+				rc = 2;
+			else if (!quiet)
+				printf("# HTML: %s\n", html);
+		}
+	}
+	if (junit && !rc) {
+		if (mkdir(junit, 0755) && errno != EEXIST) {
+			fprintf(stderr, "perfabi-report: cannot create %s: %s\n", junit, strerror(errno));
+			rc = 2;
+		}
+		for (int k = 0; k < runs.n && !rc; k++) {
+			char path[4096];
+			FILE *f;
+
+			snprintf(path, sizeof(path), "%s/%s.xml", junit, runs.v[k].label);
+			for (char *p = path + strlen(junit) + 1; *p; p++)
+				if (*p == '/' || *p == '#')
+					*p = '_';
+			f = fopen(path, "we");
+			if (!f) {
+				fprintf(stderr, "perfabi-report: cannot write %s: %s\n", path, strerror(errno));
+				rc = 2;
+				break;
+			}
+			rp_junit(f, &runs.v[k]);
+			fclose(f);
+		}
+		if (!rc && !quiet)
+			printf("# JUnit XML: %s/\n", junit);
+	}
+	rp_matrix_free(&m);
+	rp_runs_free(&runs);
+	return rc;
+}
+
+static void print_diff(const struct rp_diff *d)
+{
+	printf("# %d regressed, %d fixed, %d newly skipped, %d no longer skipped, "
+	       "%d new, %d removed, %d other changes, %d unchanged\n",
+	       d->regressed, d->fixed, d->newly_skipped, d->unskipped, d->added,
+	       d->removed, d->other, d->same);
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct rp_runs a = { 0 }, b = { 0 };
+	int regressed = 0, pairs = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "perfabi-report: compare needs two run directories: RUN_A RUN_B\n");
+		return 2;
+	}
+	if (load_all(&a, argv, 1) || load_all(&b, argv + 1, 1)) {
+		rp_runs_free(&a);
+		rp_runs_free(&b);
+		return 2;
+	}
+	printf("# compare %s -> %s\n", argv[0], argv[1]);
+	if (a.n == 1 && b.n == 1) {
+		struct rp_diff d;
+
+		regressed = rp_compare(&a.v[0], &b.v[0], stdout, &d);
+		print_diff(&d);
+		pairs = 1;
+	} else {
+		/* VM runs: pair the kernels by name */
+		for (int i = 0; i < a.n; i++)
+			for (int j = 0; j < b.n; j++) {
+				struct rp_diff d;
+
+				if (strcmp(a.v[i].label, b.v[j].label))
+					continue;
+				printf("# kernel %s\n", a.v[i].label);
+				regressed += rp_compare(&a.v[i], &b.v[j], stdout, &d);
+				print_diff(&d);
+				pairs++;
+			}
+		if (!pairs) {
+			fprintf(stderr, "perfabi-report: no kernel of %s is in %s: nothing to compare\n",
+				argv[0], argv[1]);
+			rp_runs_free(&a);
+			rp_runs_free(&b);
+			return 2;
+		}
+	}
+	printf("%s\n", regressed ? "REGRESSED" : "no regression");
+	rp_runs_free(&a);
+	rp_runs_free(&b);
+	return regressed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "matrix"))
+		return cmd_matrix(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "compare")) {
+		if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+			usage(stdout);
+			return 0;
+		}
+		return cmd_compare(argc - 2, argv + 2);
+	}
+	fprintf(stderr, "perfabi-report: unknown command '%s': matrix or compare (see --help)\n", argv[1]);
+	return 2;
+}

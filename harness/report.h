@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfabi-report: reads results.tsv files (name TAB outcome TAB duration_ms
+ * TAB detail, one line per result, see results/README.md) and compares or
+ * tabulates them. The parsing and comparison live in report_lib.c so that
+ * tests/unit/test_report.c can check them.
+ */
+#ifndef PERFABI_REPORT_H
+#define PERFABI_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum rp_outcome { RP_PASS, RP_FAIL, RP_SKIP, RP_XFAIL, RP_XPASS, RP_MISSING };
+
+struct rp_result {
+	char *name;		/* area/case@identity,paranoid=N (as written) */
+	char *cas;		/* area/case */
+	char *cell;		/* identity,paranoid=N, or "" */
+	enum rp_outcome outcome;
+	long duration_ms;
+	char *detail;
+};
+
+/* One set of results: a run directory, or one kernel of a VM run. */
+struct rp_run {
+	char *dir;
+	char *label;		/* column title: the directory's base name */
+	struct rp_result *r;
+	int n, cap;
+};
+
+struct rp_runs {
+	struct rp_run *v;
+	int n, cap;
+};
+
+/* "pass" -> RP_PASS ...; -1 when the word is not an outcome. */
+int rp_outcome_parse(const char *s);
+const char *rp_outcome_name(enum rp_outcome o);
+
+/*
+ * Parse one results.tsv line (without or with its newline) into r (strings
+ * allocated). Returns 0, or -1 for a malformed line (fewer than two fields,
+ * an unknown outcome, an empty name).
+ */
+int rp_parse_line(const char *line, struct rp_result *r);
+void rp_result_free(struct rp_result *r);
+
+/* Parse a whole results.tsv text into run; malformed lines are errors. */
+int rp_parse_text(struct rp_run *run, const char *text, char *err, size_t errlen);
+
+/*
+ * Load DIR: DIR/results.tsv is one run; otherwise every DIR/<sub>/results.tsv
+ * is one run each (a VM run: one directory per kernel), in name order.
+ * Appends to runs; returns 0, or -1 with a message in err.
+ */
+int rp_load(struct rp_runs *runs, const char *dir, char *err, size_t errlen);
+void rp_runs_free(struct rp_runs *runs);
+void rp_run_free(struct rp_run *run);
+
+/* The result named name in run, or NULL. */
+const struct rp_result *rp_find(const struct rp_run *run, const char *name);
+
+/* What changed between two runs of the same kernel (or two kernels). */
+struct rp_diff {
+	int regressed;		/* pass/xfail/xpass -> fail */
+	int fixed;		/* fail -> pass/xfail/xpass */
+	int newly_skipped;	/* anything else -> skip */
+	int unskipped;		/* skip -> something else than fail */
+	int added, removed;	/* results only in B / only in A */
+	int other;		/* any other change of outcome */
+	int same;
+};
+
+/*
+ * Compare a (before) with b (after); print each change as one line to out
+ * (NULL: count only) grouped by kind, and fill d. Returns d->regressed.
+ */
+int rp_compare(const struct rp_run *a, const struct rp_run *b, FILE *out,
+	       struct rp_diff *d);
+
+/* The case x (run, cell) table. */
+struct rp_column {
+	const struct rp_run *run;
+	const char *cell;
+};
+struct rp_matrix {
+	char **cases;		/* sorted */
+	int ncases;
+	struct rp_column *cols;	/* runs in order, cells by paranoid, identity */
+	int ncols;
+};
+int rp_matrix_build(struct rp_matrix *m, const struct rp_runs *runs);
+void rp_matrix_free(struct rp_matrix *m);
+/* The result of case in column c, or NULL (not run there). */
+const struct rp_result *rp_matrix_at(const struct rp_matrix *m, int c, const char *cas);
+/* Order of cells: by paranoid level, then root, perfmon, sysadmin, user. */
+int rp_cell_cmp(const char *a, const char *b);
+
+void rp_matrix_text(FILE *f, const struct rp_matrix *m, bool colour);
+void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs);
+void rp_junit(FILE *f, const struct rp_run *run);
+
+/* Escape for HTML/XML text and attributes. */
+void rp_xml_str(FILE *f, const char *s);
+
+#endif

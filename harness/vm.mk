@@ -1,0 +1,17 @@
+# perfabi-report and the VM runner's parts (included by the Makefile).
+#   build/perfabi-report   matrix / compare of results (static)
+# harness/vm.sh and fixtures/vm/init are scripts: nothing to build.
+
+REPORT_SRC := harness/report.c harness/report_lib.c
+REPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(REPORT_SRC))
+REPORT     := $(BUILD)/perfabi-report
+
+all: $(REPORT)
+
+$(REPORT): $(REPORT_OBJ)
+	$(CC) $(CFLAGS) $(REPORT_OBJ) -o $@ $(LDSTATIC) $(LDFLAGS)
+
+# The unit test of the report logic links report_lib.o as well.
+$(BUILD)/tests/test_report: tests/unit/test_report.c tests/unit/unit.h $(BUILD)/obj/harness/report_lib.o $(RUN_LIB_OBJ) $(LIB) $(BUILD)/abi-check.stamp $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/obj/harness/report_lib.o $(RUN_LIB_OBJ) $(BUILD)/obj/abi_check.o $(LIB) -o $@ $(LDFLAGS) $(CMOCKA_LIBS)

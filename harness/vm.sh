@@ -1,0 +1,591 @@
+#!/usr/bin/env bash
+# perfabi: boot kernels under QEMU and run the suite inside each.
+#
+#   harness/vm.sh [options] KERNEL... [-- runner options]
+#
+# See usage() below. Results go to results/<run-id>/<kernel>/.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+BUILD=${BUILD:-build}
+CACHE=${PERFABI_CACHE:-${HOME:-/tmp}/.cache/perfabi/kernels}
+RESULTS=results
+RUN_ID=
+LIMIT_MIN=20
+ACCEL=auto
+MEM=2G
+SMP=2
+SCALE=
+APPEND=
+KEEP=0
+
+usage() {
+	cat <<'USAGE'
+usage: ./run.sh --vm [options] KERNEL... [-- runner options]
+       harness/vm.sh [options] KERNEL... [-- runner options]
+
+Boots each KERNEL under QEMU with an initramfs built on the fly (busybox,
+the static runner, the cases, the fixtures) and runs the suite inside as
+root with the runner's default matrix (identities x paranoid levels).
+Nothing is installed in /boot and the host's perf_event_paranoid is never
+touched. One kernel that crashes or hangs does not stop the next one.
+
+KERNEL is one of
+  6.1 6.12 6.12-rt 6.12-cloud   a Debian series: the newest matching
+                                linux-image-* package apt offers (any
+                                X.Y, with -rt or -cloud for those flavours)
+  linux-image-6.1.0-56-amd64    an exact package name
+  6.1.0-56  6.12.117+deb12-rt   a package version (linux-image-V-amd64)
+  path/to/bzImage               a kernel image (a config-* or .config
+                                next to it is read for the highlights);
+                                no modules are loaded, so it needs built
+                                in: the 8250 serial console, devtmpfs,
+                                gzip initramfs, perf events
+
+Options:
+  --timeout MIN       wall-clock limit per VM in minutes (default 20);
+                      a guest still running then is killed and reported
+  --accel KIND        auto (default: KVM if a probe boot works, else TCG),
+                      kvm or tcg
+  --timeout-scale X   the runner's case timeout scale (default 4 under
+                      TCG, 1 under KVM)
+  --memory SIZE       guest memory (default 2G)
+  --smp N             guest CPUs (default 2)
+  --append ARGS       more kernel command line
+  --results DIR       parent of the run directory (default results)
+  --run-id ID         name of the run directory (default: the time)
+  --keep              keep the initramfs and work files
+  -h, --help          this text
+
+Packages are fetched with apt-get download into $PERFABI_CACHE (default
+~/.cache/perfabi/kernels) and unpacked there. Results: results/<run-id>/
+<kernel>/ holds run.tap, results.tsv, summary.json and dmesg.txt from the
+guest, console.log and vm.json (package, accelerator, boot and wall time,
+config highlights); results/<run-id>/matrix.html and junit/ summarise all.
+
+Exit status: 0 nothing failed, 1 a case failed or a guest crashed or hung,
+2 bad usage or a setup error (unknown kernel, missing tools).
+USAGE
+}
+
+die() { echo "vm.sh: $*" >&2; exit 2; }
+say() { echo "vm.sh: $*" >&2; }
+
+# ---------------------------------------------------------------- arguments
+kernels=()
+runner_args=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h|--help) usage; exit 0 ;;
+	--) shift; runner_args=("$@"); break ;;
+	--timeout|--accel|--timeout-scale|--memory|--smp|--append|--results|--run-id)
+		[ $# -ge 2 ] || die "option '$1' needs an argument"
+		case "$1" in
+		--timeout) LIMIT_MIN=$2 ;;
+		--accel) ACCEL=$2 ;;
+		--timeout-scale) SCALE=$2 ;;
+		--memory) MEM=$2 ;;
+		--smp) SMP=$2 ;;
+		--append) APPEND=$2 ;;
+		--results) RESULTS=$2 ;;
+		--run-id) RUN_ID=$2 ;;
+		esac
+		shift 2 ;;
+	--timeout=*|--accel=*|--timeout-scale=*|--memory=*|--smp=*|--append=*|--results=*|--run-id=*)
+		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+	--keep) KEEP=1; shift ;;
+	-*) die "unknown option '$1' (try --help)" ;;
+	*) kernels+=("$1"); shift ;;
+	esac
+done
+[ ${#kernels[@]} -gt 0 ] || die "no KERNEL given (try --help)"
+[[ $LIMIT_MIN =~ ^[0-9]+$ ]] && [ "$LIMIT_MIN" -gt 0 ] || die "bad --timeout '$LIMIT_MIN': minutes, a positive integer"
+case "$ACCEL" in auto|kvm|tcg) ;; *) die "bad --accel '$ACCEL': auto, kvm or tcg" ;; esac
+[ -z "$SCALE" ] || [[ $SCALE =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "bad --timeout-scale '$SCALE'"
+[[ $SMP =~ ^[0-9]+$ ]] || die "bad --smp '$SMP'"
+if [ -n "$RUN_ID" ]; then
+	[[ $RUN_ID =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] || die "bad --run-id '$RUN_ID': a plain directory name is needed"
+fi
+for a in "${runner_args[@]+"${runner_args[@]}"}"; do
+	case "$a" in
+	--results|--results=*|--run-id|--run-id=*|--no-results|--cases|--cases=*)
+		die "runner option '$a' is chosen by vm.sh inside the guest; use vm.sh's --results/--run-id" ;;
+	esac
+done
+
+# ------------------------------------------------------ kernel resolution
+# Each kernel becomes: label, package ('' for a file) and image path.
+k_label=() k_pkg=() k_ver=() k_file=()
+
+apt_candidate() { # package -> candidate version or nothing
+	LC_ALL=C apt-cache policy "$1" 2>/dev/null | sed -n 's/^  Candidate: //p' | grep -v '^(none)$' | head -n1
+}
+
+resolve_series() { # 6.12 / 6.12-rt / 6.12-cloud -> newest package name
+	local series=${1%%-*} flav=amd64 re name
+	case "$1" in
+	*-rt) flav=rt-amd64 ;;
+	*-cloud) flav=cloud-amd64 ;;
+	esac
+	re="^linux-image-${series//./\\.}(\\.0-[0-9]+|\\.[0-9]+\\+deb[0-9]+)-${flav}\$"
+	while read -r name; do
+		[ -n "$name" ] || continue
+		if [ -n "$(apt_candidate "$name")" ]; then
+			echo "$name"
+			return 0
+		fi
+	done < <(apt-cache search --names-only "^linux-image-${series//./\\.}[.]" 2>/dev/null |
+		 awk '{print $1}' | grep -E "$re" | sort -rV)
+	return 1
+}
+
+for k in "${kernels[@]}"; do
+	label=${k##*/}
+	if [[ $k == */* || -f $k ]]; then
+		[ -f "$k" ] || die "kernel image '$k' does not exist"
+		k_label+=("$label") k_pkg+=("") k_ver+=("") k_file+=("$(readlink -f "$k")")
+		continue
+	fi
+	command -v apt-cache >/dev/null || die "apt-cache is needed to find Debian kernel '$k' (or give a bzImage path)"
+	pkg=
+	if [[ $k =~ ^[0-9]+\.[0-9]+(-rt|-cloud)?$ ]]; then
+		pkg=$(resolve_series "$k") ||
+			die "unknown kernel '$k': apt offers no linux-image-$k* package (try apt-get update; see --help)"
+	else
+		case "$k" in
+		linux-image-*) cand=("$k") ;;
+		*-amd64) cand=("linux-image-$k") ;;
+		*) cand=("linux-image-$k-amd64" "linux-image-$k") ;;
+		esac
+		for c in "${cand[@]}"; do
+			if [ -n "$(apt_candidate "$c")" ]; then
+				pkg=$c
+				break
+			fi
+		done
+		[ -n "$pkg" ] || die "unknown kernel '$k': not a Debian series (6.1, 6.12, 6.12-rt, 6.12-cloud), a linux-image package apt offers, or a kernel image path"
+	fi
+	k_label+=("$label") k_pkg+=("$pkg") k_ver+=("$(apt_candidate "$pkg")") k_file+=("")
+done
+
+for f in "$BUILD/perfabi-run" "$BUILD/cases"; do
+	[ -e "$f" ] || die "$f is missing: run make first (./run.sh --vm builds it)"
+done
+# the runner's options and patterns, checked here before anything boots
+if ! err=$("$BUILD/perfabi-run" --list "${runner_args[@]+"${runner_args[@]}"}" 2>&1 >/dev/null); then
+	die "runner options rejected: ${err#perfabi-run: }"
+fi
+
+# ------------------------------------------------------------ dependencies
+busybox_static() {
+	local bb
+	bb=$(command -v busybox) || return 1
+	[[ $(LC_ALL=C ldd "$bb" 2>&1) == *"not a dynamic executable"* ]]
+}
+missing=()
+command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
+busybox_static || missing+=(busybox-static)
+command -v cpio >/dev/null || missing+=(cpio)
+command -v gzip >/dev/null || missing+=(gzip)
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		die "missing ${missing[*]}; install with: sudo apt-get install -y ${missing[*]}"
+	fi
+	say "installing ${missing[*]} (apt-get)"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "${missing[@]}" >/dev/null; } ||
+		die "could not install ${missing[*]}; run: apt-get update && apt-get install -y ${missing[*]}"
+	busybox_static || die "busybox is not the static build; run: apt-get install -y busybox-static"
+fi
+
+# ---------------------------------------------------------------- fetching
+fetch_pkg() { # pkg version -> sets IMAGE, CONFIG (unpacked /boot of the package)
+	local pkg=$1 ver=$2 deb dir
+	mkdir -p "$CACHE" || die "cannot create the cache $CACHE"
+	deb=$(ls -1 "$CACHE/${pkg}_${ver//:/%3a}_"*.deb 2>/dev/null | head -n1)
+	if [ -z "$deb" ]; then
+		say "downloading $pkg $ver into $CACHE"
+		if ! (cd "$CACHE" && apt-get download "$pkg=$ver" >/dev/null 2>&1); then
+			say "apt-get download $pkg=$ver failed (offline?)"
+		fi
+		# the new one, or (offline) the newest one cached earlier
+		deb=$(ls -1 "$CACHE/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1)
+		[ -z "$deb" ] || [[ $deb == *"_${ver//:/%3a}_"* ]] || say "using the cached ${deb##*/}"
+	fi
+	[ -n "$deb" ] || return 1
+	PKG_VER=$(dpkg-deb -f "$deb" Version 2>/dev/null) || PKG_VER=$ver
+	dir=$CACHE/${deb##*/}
+	dir=${dir%.deb}
+	if ! ls "$dir"/boot/vmlinuz-* >/dev/null 2>&1; then
+		rm -rf "$dir" && mkdir -p "$dir" || return 1
+		# only /boot: the image and its config (dpkg-deb -x would unpack
+		# the modules too, which an initramfs-only guest does not load)
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir" --wildcards './boot/*' ||
+			{ say "cannot unpack $deb"; return 1; }
+	fi
+	IMAGE=$(ls -1 "$dir"/boot/vmlinuz-* | head -n1)
+	CONFIG=$(ls -1 "$dir"/boot/config-* 2>/dev/null | head -n1)
+}
+
+file_config() { # image -> config next to it, if any
+	local d
+	d=$(dirname "$1")
+	for c in "$d"/config-* "$d/.config" "$d/../../../.config"; do
+		[ -f "$c" ] && { echo "$c"; return; }
+	done
+}
+
+# ---------------------------------------------------------------- initramfs
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/perfabi-vm.XXXXXX") || die "cannot create a work directory"
+cleanup() {
+	[ -n "${tailpid:-}" ] && kill "$tailpid" 2>/dev/null
+	[ -n "${qpid:-}" ] && kill "$qpid" 2>/dev/null
+	[ "$KEEP" = 1 ] && { say "work files kept in $WORK"; return; }
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'say "interrupted"; exit 1' INT TERM
+
+build_initramfs() {
+	local st=$WORK/root
+	mkdir -p "$st"/{bin,etc,perfabi,proc,sys,dev,tmp,run,root} || return 1
+	cp "$(command -v busybox)" "$st/bin/busybox" || return 1
+	cp fixtures/vm/init "$st/init" && chmod 755 "$st/init" || return 1
+	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' >"$st/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$st/etc/group"
+	cp "$BUILD/perfabi-run" "$st/perfabi/" || return 1
+	cp -r "$BUILD/cases" "$st/perfabi/cases" || return 1
+	[ -d "$BUILD/fixtures" ] && { cp -r "$BUILD/fixtures" "$st/perfabi/fixtures" || return 1; }
+	[ -f "$BUILD/abi-map.txt" ] && cp "$BUILD/abi-map.txt" "$st/perfabi/"
+	# debug info is most of a static binary: strip the copies
+	if command -v strip >/dev/null; then
+		find "$st/perfabi" -type f -perm -u+x -exec strip -s {} + 2>/dev/null
+	fi
+	: >"$st/perfabi/args"
+	for a in "${guest_args[@]}"; do
+		printf '%s\n' "$a" >>"$st/perfabi/args"
+	done
+	(cd "$st" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$WORK/initramfs.gz"
+}
+
+# ------------------------------------------------------------ accelerator
+kvm_probe() { # image -> 0 when a KVM guest gets as far as mounting root
+	local out
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || { PROBE_WHY="no usable /dev/kvm"; return 1; }
+	out=$(timeout -k 2 15 qemu-system-x86_64 -accel kvm -cpu host -m 256 -nographic \
+		-no-reboot -kernel "$1" -append "console=ttyS0 panic=-1 loglevel=4" </dev/null 2>&1)
+	if grep -q -e 'Kernel panic' -e 'Unable to mount root' <<<"$out"; then
+		return 0
+	fi
+	PROBE_WHY=$(grep -m1 -i -e error -e assert <<<"$out" | sed "s/^[^A-Za-z]*//" || echo "no boot within 15 s")
+	return 1
+}
+
+# ------------------------------------------------------------ JSON helper
+js() { # JSON string
+	local s=$1
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\t'/\\t}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\r'/}
+	printf '"%s"' "$s"
+}
+
+config_json() { # config file -> {"CONFIG_X": "y", ...}
+	local cfg=$1 first=1 v
+	printf '{'
+	for o in PERF_EVENTS HAVE_HW_BREAKPOINT UPROBE_EVENTS KPROBE_EVENTS CGROUP_PERF \
+		 BPF_EVENTS PREEMPT_RT FTRACE TRACEPOINTS SECURITY_PERF_EVENTS_RESTRICT \
+		 PERF_EVENTS_INTEL_UNCORE HZ; do
+		v=
+		if [ -n "$cfg" ] && [ -f "$cfg" ]; then
+			v=$(sed -n "s/^CONFIG_$o=//p" "$cfg" | head -n1)
+			[ -n "$v" ] || v=n
+		fi
+		[ -n "$v" ] || continue
+		[ $first = 1 ] || printf ', '
+		first=0
+		printf '"CONFIG_%s": %s' "$o" "$(js "${v//\"/}")"
+	done
+	printf '}'
+}
+
+# ---------------------------------------------------- console post-mortem
+# Where a guest died: the case running then (the init's "running" line, or
+# the oops's Comm: matched against the case binaries), or the last result.
+running_case() { # console.log -> result name or ''
+	local log=$1 run comm last c
+	run=$(sed -n 's/^perfabi-vm: running \([^ ]*@[^ ]*\)$/\1/p' "$log" | tail -n1)
+	last=$(grep -E '^(not )?ok [0-9]+ ' "$log" | tail -n1 | sed -E 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/')
+	comm=$(grep -m1 -o 'Comm: [^ ]*' "$log" | sed 's/^Comm: //')
+	if [ -n "$comm" ]; then
+		for c in "$BUILD"/cases/*/*; do
+			local n=${c#"$BUILD"/cases/} uid id level
+			case "${n##*/}" in "$comm"*) ;; *) continue ;; esac
+			if [ "${run%@*}" = "$n" ] && [ "$run" != "$last" ]; then
+				echo "$run"
+				return
+			fi
+			# the cell, inferred: the oops's UID (6.x prints it), the
+			# level of this case's previous result or the boot level
+			uid=$(grep -m1 -o 'UID: [0-9]*' "$log" | sed 's/^UID: //')
+			case "$uid" in 0) id=root ;; '') id=unknown ;; *) id=user ;; esac
+			level=
+			if [ "${last%@*}" = "$n" ]; then
+				level=${last##*paranoid=}
+			elif [ "$id" = unknown ]; then
+				# its first run: the runner starts every case as root,
+				# privilege-sensitive ones at the lowest level (-1)
+				id=root
+				"$BUILD/perfabi-run" --list "$n" 2>/dev/null | grep -q '\[privilege\]' && level=-1
+			fi
+			[ -n "$level" ] || level=$(sed -n 's/^perfabi-vm: init at .*, paranoid \(.*\)$/\1/p' "$log" | head -n1)
+			echo "$n@$id,paranoid=${level:-unknown}"
+			return
+		done
+	fi
+	if [ -n "$run" ] && [ "$run" != "$last" ]; then
+		echo "$run"
+	fi
+}
+
+salvage_results() { # console.log outdir: results from the streamed KTAP
+	local log=$1 out=$2
+	sed -n '/^TAP version/,$p' "$log" | grep -E '^(TAP version|1\.\.|ok |not ok |#)' >"$out/run.tap"
+	awk '
+	/^(not )?ok [0-9]+ / {
+		neg = ($1 == "not"); line = $0
+		sub(/^(not )?ok [0-9]+ /, "", line)
+		name = line; sub(/ .*/, "", name)
+		rest = substr(line, length(name) + 1)
+		o = neg ? "fail" : "pass"; d = ""
+		if (rest ~ /# SKIP/) { o = "skip"; d = rest; sub(/.*# SKIP ?/, "", d) }
+		else if (rest ~ /# TODO XFAIL/) { o = "xfail"; d = rest; sub(/.*# TODO XFAIL ?/, "", d) }
+		else if (rest ~ /# TODO XPASS/) { o = "xpass"; d = rest; sub(/.*# TODO XPASS ?/, "", d) }
+		else { d = rest; sub(/^ - /, "", d) }
+		printf "%s\t%s\t0\t%s\n", name, o, d
+	}' "$log" >"$out/results.tsv"
+}
+
+# ------------------------------------------------------------------ runs
+# Kernel trouble on the console: printk lines (with or without the time)
+# that say panic, oops, WARN, BUG or show a call trace; not case output.
+KTROUBLE='^(\[ *[0-9]+\.[0-9]+\] )?([A-Za-z0-9_]+: )?(Kernel panic - not syncing|Oops|WARNING:|BUG:|kernel BUG at|general protection fault|Call Trace)'
+
+# a kernel named twice (two bzImage paths) gets two result directories
+for i in "${!k_label[@]}"; do
+	base=${k_label[$i]} n=2
+	for ((j = 0; j < i; j++)); do
+		if [ "${k_label[$j]}" = "${k_label[$i]}" ]; then
+			k_label[i]=$base-$n
+			n=$((n + 1))
+			j=-1
+		fi
+	done
+done
+if [ -z "$RUN_ID" ]; then
+	RUN_ID=$(date +%Y%m%d-%H%M%S)-vm
+	n=2
+	base=$RUN_ID
+	while [ -e "$RESULTS/$RUN_ID" ]; do RUN_ID=$base-$n; n=$((n + 1)); done
+fi
+RUN_DIR=$RESULTS/$RUN_ID
+[ -e "$RUN_DIR" ] && die "$RUN_DIR exists: run ids are never reused"
+mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
+
+status=0
+summary=()
+accel_done=
+for i in "${!k_label[@]}"; do
+	label=${k_label[$i]} pkg=${k_pkg[$i]} ver=${k_ver[$i]}
+	out=$RUN_DIR/$label
+	mkdir -p "$out"
+	say "=== $label${pkg:+ ($pkg $ver)}"
+	IMAGE='' CONFIG=''
+	if [ -n "$pkg" ]; then
+		if fetch_pkg "$pkg" "$ver"; then
+			ver=$PKG_VER
+		else
+			say "$label: cannot fetch $pkg; skipping this kernel"
+			summary+=("$(printf '%-14s %-8s %s' "$label" "-" "fetch failed: $pkg")")
+			status=1
+			continue
+		fi
+	else
+		IMAGE=${k_file[$i]}
+		CONFIG=$(file_config "$IMAGE")
+	fi
+
+	# the accelerator: probed once, with the first kernel
+	if [ -z "$accel_done" ]; then
+		accel_done=$ACCEL
+		if [ "$ACCEL" = auto ]; then
+			PROBE_WHY=
+			if kvm_probe "$IMAGE"; then accel_done=kvm
+			else accel_done=tcg; say "KVM unusable ($PROBE_WHY): using TCG (slow)"; fi
+		fi
+		say "accelerator: $accel_done"
+		if [ "$accel_done" = kvm ]; then
+			qaccel=(-accel kvm -cpu host)
+			scale=${SCALE:-1}
+		else
+			# one host thread for all vCPUs: with multi-threaded TCG
+			# (QEMU 7.2) a guest CPU sometimes runs stale code while
+			# another patches a static key (int3 oops at boot or when
+			# a case first enables an event); single is barely slower
+			qaccel=(-accel 'tcg,thread=single' -cpu max)
+			scale=${SCALE:-4}
+		fi
+		guest_args=(--timeout-scale "$scale" "${runner_args[@]+"${runner_args[@]}"}")
+		say "building the initramfs"
+		build_initramfs || die "cannot build the initramfs in $WORK"
+	fi
+
+	cmdline="console=ttyS0 panic=-1 quiet loglevel=5${APPEND:+ $APPEND}"
+	qcmd=(qemu-system-x86_64 "${qaccel[@]}" -m "$MEM" -smp "$SMP" -nographic -no-reboot
+	      -kernel "$IMAGE" -initrd "$WORK/initramfs.gz" -append "$cmdline")
+	raw=$WORK/console.$i
+	# A guest that dies before the init runs is booted again (twice at
+	# most): multi-threaded TCG sometimes trips over the kernel's own code
+	# patching at boot (an int3 oops in a static key), which says nothing
+	# about the kernel or the suite. Each failed boot's log is kept.
+	attempt=0
+	t0=$(date +%s.%N)
+	while :; do
+		attempt=$((attempt + 1))
+		: >"$raw"
+		timeout -k 10 $((LIMIT_MIN * 60)) "${qcmd[@]}" </dev/null >"$raw" 2>&1 &
+		qpid=$!
+		# live progress: the KTAP lines and kernel trouble, not the payload
+		tail -n +1 -f --pid="$qpid" "$raw" 2>/dev/null |
+			sed -u -E -n 's/\r$//; /^(ok |not ok |# |TAP version|[0-9]+ passed|perfabi-vm: (init|runner|starting))|Kernel panic|Oops|WARNING:|BUG:/p' &
+		tailpid=$!
+		wait "$qpid"
+		qrc=$?
+		qpid=
+		wait "$tailpid" 2>/dev/null
+		tailpid=
+		tr -d '\r' <"$raw" >"$out/console.log"
+		if [ $attempt -lt 3 ] && [ $qrc -ne 124 ] && [ $qrc -ne 137 ] &&
+		   ! grep -q '^perfabi-vm: init at' "$out/console.log"; then
+			mv "$out/console.log" "$out/console.boot$attempt.log"
+			say "$label: the guest died before its init ($(grep -m1 -E 'Oops|Kernel panic|BUG:' "$out/console.boot$attempt.log" | sed 's/^\[[ 0-9.]*\] //' || echo "qemu exit $qrc")); booting again"
+			continue
+		fi
+		break
+	done
+	t1=$(date +%s.%N)
+	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')
+	log=$out/console.log
+
+	boot=$(sed -n 's/^perfabi-vm: init at \([0-9.]*\)s uptime.*/\1/p' "$log" | head -n1)
+	release=$(sed -n 's/^perfabi-vm: init at .*, kernel \([^,]*\),.*/\1/p' "$log" | head -n1)
+	guest_paranoid=$(sed -n 's/^perfabi-vm: init at .*, paranoid \(.*\)$/\1/p' "$log" | head -n1)
+	runner_rc=$(sed -n 's/^===PERFABI-RESULTS-END rc=\([0-9]*\)===$/\1/p' "$log" | tail -n1)
+
+	# the results the guest printed
+	have_results=0
+	if [ -n "$runner_rc" ]; then
+		sed -n '/^===PERFABI-RESULTS-BEGIN===$/,/^===PERFABI-RESULTS-END/p' "$log" |
+			grep -E '^[A-Za-z0-9+/=]+$' | base64 -d 2>/dev/null | tar -xz -C "$out" 2>/dev/null &&
+			[ -f "$out/results.tsv" ] && have_results=1
+	fi
+
+	# kernel trouble after the suite started
+	trouble=$(sed -n '/^perfabi-vm: starting perfabi-run/,$p' "$log" |
+		grep -n -m1 -E "$KTROUBLE" || true)
+	vstate=ok
+	detail=
+	if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+		vstate=hung
+		detail="guest killed after the ${LIMIT_MIN} min limit"
+	elif [ -n "$trouble" ] && grep -q 'Kernel panic' "$log"; then
+		vstate=panic
+	elif [ -n "$trouble" ]; then
+		vstate=kernel-warning
+	elif [ -z "$boot" ]; then
+		vstate=no-boot
+		detail="the guest never reached the perfabi init (qemu exit $qrc$(grep -m1 '^qemu-system' "$log" | sed 's/^/: /'))"
+	elif [ $have_results = 0 ]; then
+		vstate=no-results
+		detail="no results came back from the guest (qemu exit $qrc)"
+	fi
+	excerpt=
+	if [ -n "$trouble" ]; then
+		ln=$(sed -n '/^perfabi-vm: starting perfabi-run/,$=' "$log" | head -n1)
+		ln=$(( ${ln:-1} - 1 + $(cut -d: -f1 <<<"$trouble") ))
+		excerpt=$(sed -n "$((ln > 5 ? ln - 5 : 1)),$((ln + 30))p" "$log")
+		printf '%s\n' "$excerpt" >"$out/kernel-trouble.txt"
+		[ -n "$detail" ] || detail="$(sed 's/^[0-9]*://' <<<"$trouble" | sed 's/^\[[ 0-9.]*\] //')"
+	fi
+	if [ $have_results = 0 ]; then
+		salvage_results "$log" "$out"
+		if [ "$vstate" != ok ]; then
+			who=$(running_case "$log")
+			[ -n "$who" ] || who="vm/$vstate@unknown"
+			lastres=$(tail -n1 "$out/results.tsv" | cut -f1)
+			detail="$detail; last result before it: ${lastres:-none}"
+			printf '%s\tfail\t0\t%s (kernel %s, see console.log%s)\n' "$who" "$vstate: $detail" \
+				"$label" "${excerpt:+ and kernel-trouble.txt}" >>"$out/results.tsv"
+			printf 'not ok %d %s - %s: %s\n' "$(wc -l <"$out/results.tsv")" "$who" "$vstate" "$detail" >>"$out/run.tap"
+		fi
+		{
+			printf '{\n  "perfabi": 1,\n  "run_id": %s,\n  "kernel": %s,\n' "$(js "$RUN_ID/$label")" "$(js "${release:-unknown}")"
+			printf '  "incomplete": true,\n  "vm_state": %s\n}\n' "$(js "$vstate")"
+		} >"$out/summary.json"
+	elif [ "$vstate" != ok ]; then
+		# The guest survived (an oops or a WARN). The runner fails a case
+		# that taints the kernel, but not when the taint bit was already
+		# set: the result printed next after the message is the case that
+		# was running then, and it fails here whatever it said.
+		who=$(sed -n "$((ln + 1)),\$p" "$log" | grep -m1 -E '^(not )?ok [0-9]+ ' |
+			sed -E 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/')
+		say "$label: kernel trouble while ${who:-the suite} ran: $detail"
+		if [ -n "$who" ]; then
+			awk -F'\t' -v OFS='\t' -v who="$who" -v why="the kernel logged trouble while it ran ($vstate): $detail (see kernel-trouble.txt)" '
+				$1 == who && $2 != "fail" { $2 = "fail"; $4 = why } { print }' \
+				"$out/results.tsv" >"$out/results.tsv.new" && mv "$out/results.tsv.new" "$out/results.tsv"
+			printf "# vm.sh: %s failed: the kernel logged trouble while it ran (%s): %s\\n" "$who" "$vstate" "$detail" >>"$out/run.tap"
+		fi
+	fi
+	counts=$(awk -F'\t' '{n[$2]++} END{printf "%d pass %d fail %d skip %d xfail %d xpass", n["pass"], n["fail"], n["skip"], n["xfail"], n["xpass"]}' "$out/results.tsv")
+	nfail=$(awk -F'\t' '$2 == "fail"' "$out/results.tsv" | wc -l)
+	[ "$nfail" -gt 0 ] || [ "$vstate" != ok ] && status=1
+
+	{
+		printf '{\n  "kernel": %s,\n' "$(js "$label")"
+		printf '  "package": %s,\n  "package_version": %s,\n' "$(js "$pkg")" "$(js "$ver")"
+		printf '  "image": %s,\n  "release": %s,\n' "$(js "$IMAGE")" "$(js "$release")"
+		printf '  "accelerator": %s,\n  "cpus": %s,\n  "memory": %s,\n' "$(js "$accel_done")" "$SMP" "$(js "$MEM")"
+		printf '  "cmdline": %s,\n  "runner_args": %s,\n' "$(js "$cmdline")" "$(js "${guest_args[*]}")"
+		printf '  "boot_attempts": %s,\n' "$attempt"
+		printf '  "boot_s": %s,\n  "wall_s": %s,\n  "limit_s": %s,\n' "${boot:-null}" "$wall" "$((LIMIT_MIN * 60))"
+		printf '  "guest_paranoid_at_boot": %s,\n' "${guest_paranoid:-null}"
+		printf '  "state": %s,\n  "detail": %s,\n' "$(js "$vstate")" "$(js "$detail")"
+		printf '  "qemu_exit": %s,\n  "runner_exit": %s,\n' "$qrc" "${runner_rc:-null}"
+		printf '  "results_from": %s,\n' "$(js "$([ $have_results = 1 ] && echo guest || echo console)")"
+		printf '  "config": %s\n}\n' "$(config_json "$CONFIG")"
+	} >"$out/vm.json"
+	say "$label: $vstate, $counts; boot ${boot:-?} s, wall $wall s ($accel_done) -> $out"
+	summary+=("$(printf '%-14s %-8s %-5s boot %6s s  wall %7s s  %s' "$label" "$vstate" "$accel_done" "${boot:-?}" "$wall" "$counts")")
+done
+
+echo
+echo "# perfabi VM run $RUN_DIR"
+for s in "${summary[@]}"; do echo "# $s"; done
+for d in "$RUN_DIR"/*/; do
+	[ -f "$d/results.tsv" ] || continue
+	awk -F'\t' -v k="$(basename "$d")" '$2 == "fail" && n++ < 20 { printf "# FAIL [%s] %s: %.200s\n", k, $1, $4 }
+		END { if (n > 20) printf "# ... and %d more failures on %s\n", n - 20, k }' "$d/results.tsv"
+done
+if [ -x "$BUILD/perfabi-report" ]; then
+	dirs=()
+	for d in "$RUN_DIR"/*/; do [ -f "$d/results.tsv" ] && dirs+=("${d%/}"); done
+	if [ ${#dirs[@]} -gt 0 ]; then
+		"$BUILD/perfabi-report" matrix --quiet --html "$RUN_DIR/matrix.html" --junit-dir "$RUN_DIR/junit" "${dirs[@]}" >/dev/null &&
+			echo "# report: $RUN_DIR/matrix.html, JUnit XML in $RUN_DIR/junit/"
+	fi
+fi
+exit $status

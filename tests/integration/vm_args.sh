@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# harness/vm.sh's command line (nothing is booted: every case here is
+# rejected before QEMU starts) and perfabi-report compare/matrix on
+# synthetic result directories.
+. "$(dirname "$0")/lib.bash"
+VM=harness/vm.sh
+REPORT="$BUILD/perfabi-report"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export PERFABI_CACHE=$tmp/cache
+
+out=$("$VM" --help 2>&1); rc=$?
+check "--help exits 0" test $rc -eq 0
+check "--help shows the usage" grep -q '^usage: ./run.sh --vm' <<<"$out"
+check "--help names the series" grep -q '6.12-rt' <<<"$out"
+out=$("$VM" 2>&1); rc=$?
+check "no kernel exits 2" test $rc -eq 2
+check "no kernel says so" grep -q 'no KERNEL given' <<<"$out"
+out=$("$VM" --results "$tmp/r" no-such-kernel 2>&1); rc=$?
+check "unknown kernel exits 2" test $rc -eq 2
+check "unknown kernel is named" grep -q "no-such-kernel" <<<"$out"
+out=$("$VM" --results "$tmp/r" 9.99 2>&1); rc=$?
+check "unknown series exits 2" test $rc -eq 2
+check "unknown series is named" grep -q "unknown kernel '9.99'\|apt-cache is needed" <<<"$out"
+out=$("$VM" --results "$tmp/r" "$tmp/no/bzImage" 2>&1); rc=$?
+check "missing image exits 2" test $rc -eq 2
+check "missing image is named" grep -q "does not exist" <<<"$out"
+out=$("$VM" --bogus 6.1 2>&1); rc=$?
+check "unknown option exits 2" test $rc -eq 2
+check "unknown option says so" grep -q "unknown option '--bogus'" <<<"$out"
+out=$("$VM" --timeout soon 6.1 2>&1); rc=$?
+check "bad --timeout exits 2" test $rc -eq 2
+out=$("$VM" --accel magic 6.1 2>&1); rc=$?
+check "bad --accel exits 2" test $rc -eq 2
+out=$("$VM" 6.1 -- --results /x 2>&1); rc=$?
+check "runner --results is refused" test $rc -eq 2
+check "and explained" grep -q "chosen by vm.sh" <<<"$out"
+: >"$tmp/bzImage"	# an image path that exists; nothing boots it
+out=$("$VM" --results "$tmp/r" "$tmp/bzImage" -- 'no/such*' 2>&1); rc=$?
+check "a runner pattern matching nothing exits 2" test $rc -eq 2
+check "and is named" grep -q "runner options rejected: no case matches 'no/such\*'" <<<"$out"
+out=$("$VM" --results "$tmp/r" "$tmp/bzImage" -- --bogus 2>&1); rc=$?
+check "an unknown runner option exits 2" test $rc -eq 2
+check "nothing was written" test ! -e "$tmp/r"
+
+# compare: synthetic runs
+mk() { # dir lines...
+	mkdir -p "$1"
+	local d=$1; shift
+	printf '%s\n' "$@" >"$d/results.tsv"
+}
+t=$'\t'
+mk "$tmp/a" "x/one@root,paranoid=2${t}pass${t}1${t}" "x/two@root,paranoid=2${t}fail${t}1${t}bad" \
+	"x/three@user,paranoid=2${t}pass${t}1${t}"
+mk "$tmp/b" "x/one@root,paranoid=2${t}fail${t}3${t}now EINVAL" "x/two@root,paranoid=2${t}pass${t}1${t}" \
+	"x/three@user,paranoid=2${t}skip${t}1${t}no tracefs" "x/four@root,paranoid=2${t}pass${t}1${t}"
+out=$("$REPORT" compare "$tmp/a" "$tmp/b"); rc=$?
+check "a regression exits 1" test $rc -eq 1
+check "the regression is listed" grep -q "pass    -> fail    x/one@root,paranoid=2  # now EINVAL" <<<"$out"
+check "the fix is listed" grep -q "fail    -> pass    x/two@root,paranoid=2" <<<"$out"
+check "newly skipped is listed" grep -q "pass    -> skip    x/three@user,paranoid=2  # no tracefs" <<<"$out"
+check "a new case is listed" grep -q "missing -> pass    x/four@root,paranoid=2" <<<"$out"
+out=$("$REPORT" compare "$tmp/b" "$tmp/a")
+check "a removed case is listed" grep -q "pass    -> missing x/four@root,paranoid=2" <<<"$out"
+out=$("$REPORT" compare "$tmp/a" "$tmp/a"); rc=$?
+check "no regression exits 0" test $rc -eq 0
+check "no regression says so" grep -qx "no regression" <<<"$out"
+"$REPORT" compare "$tmp/a" "$tmp/none" >/dev/null 2>&1; rc=$?
+check "an unreadable run exits 2" test $rc -eq 2
+"$REPORT" compare "$tmp/a" >/dev/null 2>&1; rc=$?
+check "one run is bad usage" test $rc -eq 2
+mk "$tmp/bad" "not a result line"
+"$REPORT" compare "$tmp/a" "$tmp/bad" >/dev/null 2>&1; rc=$?
+check "a malformed results.tsv exits 2" test $rc -eq 2
+
+# VM runs (one directory per kernel) pair up by kernel
+mkdir -p "$tmp/vm1" "$tmp/vm2"
+cp -r "$tmp/a" "$tmp/vm1/6.1"; cp -r "$tmp/a" "$tmp/vm1/6.12"
+cp -r "$tmp/a" "$tmp/vm2/6.1"; cp -r "$tmp/b" "$tmp/vm2/6.12"
+out=$("$REPORT" compare "$tmp/vm1" "$tmp/vm2"); rc=$?
+check "VM runs: a regression on one kernel exits 1" test $rc -eq 1
+check "VM runs: per kernel" grep -q "^# kernel 6.12" <<<"$out"
+
+out=$("$REPORT" matrix --html "$tmp/m.html" --junit-dir "$tmp/junit" "$tmp/vm2"); rc=$?
+check "matrix exits 0" test $rc -eq 0
+check "matrix has a row per case" grep -q '^x/one  *P\. F\.$' <<<"$out"
+check "matrix writes HTML" grep -q '<td class="fail first" title="6.12: x/one@root,paranoid=2 .* fail: now EINVAL">' "$tmp/m.html"
+check "matrix writes JUnit per kernel" test -s "$tmp/junit/6.1.xml" -a -s "$tmp/junit/6.12.xml"
+check "JUnit counts the failure" grep -q 'failures="1"' "$tmp/junit/6.12.xml"
+finish

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perfabi-report's logic: results.tsv parsing, compare, the matrix. */
+#include "unit.h"
+#include "../../harness/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void parse_text(struct rp_run *run, const char *text)
+{
+	char err[256];
+
+	memset(run, 0, sizeof(*run));
+	run->dir = strdup("mem");
+	run->label = strdup("mem");
+	assert_int_equal(rp_parse_text(run, text, err, sizeof(err)), 0);
+}
+
+static void test_parse_line(void **state)
+{
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_parse_line("read/x@user,paranoid=2\tfail\t12\tcheck failed: a\tb\n", &r), 0);
+	assert_string_equal(r.name, "read/x@user,paranoid=2");
+	assert_string_equal(r.cas, "read/x");
+	assert_string_equal(r.cell, "user,paranoid=2");
+	assert_int_equal(r.outcome, RP_FAIL);
+	assert_int_equal(r.duration_ms, 12);
+	assert_string_equal(r.detail, "check failed: a\tb");	/* tabs in the detail stay */
+	rp_result_free(&r);
+
+	/* no cell, no detail, CRLF */
+	assert_int_equal(rp_parse_line("open/y\tskip\t0\t\r\n", &r), 0);
+	assert_string_equal(r.cas, "open/y");
+	assert_string_equal(r.cell, "");
+	assert_string_equal(r.detail, "");
+	assert_int_equal(r.outcome, RP_SKIP);
+	rp_result_free(&r);
+
+	/* two fields are enough */
+	assert_int_equal(rp_parse_line("a/b@root,paranoid=-1\txpass", &r), 0);
+	assert_int_equal(r.outcome, RP_XPASS);
+	assert_int_equal(r.duration_ms, 0);
+	rp_result_free(&r);
+
+	assert_int_equal(rp_parse_line("a/b\tpassed\t1\t", &r), -1);
+	assert_int_equal(rp_parse_line("a/b", &r), -1);
+	assert_int_equal(rp_parse_line("\tpass\t1\t", &r), -1);
+	assert_int_equal(rp_parse_line("a/b\tsupercalifragilistic\t1\t", &r), -1);
+}
+
+static void test_outcome_names(void **state)
+{
+	(void)state;
+	for (int o = RP_PASS; o <= RP_XPASS; o++)
+		assert_int_equal(rp_outcome_parse(rp_outcome_name(o)), o);
+	assert_int_equal(rp_outcome_parse("missing"), -1);
+	assert_string_equal(rp_outcome_name(RP_MISSING), "missing");
+}
+
+static void test_parse_text_errors(void **state)
+{
+	struct rp_run run = { .dir = "d" };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rp_parse_text(&run, "a/b\tpass\t1\t\n\nbogus line\n", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "d/results.tsv:3"));
+	for (int i = 0; i < run.n; i++)
+		rp_result_free(&run.r[i]);
+	free(run.r);
+}
+
+static void test_compare(void **state)
+{
+	struct rp_run a, b;
+	struct rp_diff d;
+	char out[4096];
+
+	(void)state;
+	parse_text(&a,
+		   "c/reg@root,paranoid=2\tpass\t1\t\n"
+		   "c/fix@root,paranoid=2\tfail\t1\tbroken\n"
+		   "c/skp@root,paranoid=2\tpass\t1\t\n"
+		   "c/same@root,paranoid=2\tskip\t1\tno pmu\n"
+		   "c/gone@root,paranoid=2\tpass\t1\t\n"
+		   "c/xf@root,paranoid=2\txfail\t1\tknown\n"
+		   "c/uns@root,paranoid=2\tskip\t1\told\n");
+	parse_text(&b,
+		   "c/reg@root,paranoid=2\tfail\t1\tnow EINVAL\n"
+		   "c/fix@root,paranoid=2\tpass\t1\t\n"
+		   "c/skp@root,paranoid=2\tskip\t1\tno tracefs\n"
+		   "c/same@root,paranoid=2\tskip\t1\tno pmu\n"
+		   "c/new@root,paranoid=2\tpass\t1\t\n"
+		   "c/xf@root,paranoid=2\tfail\t1\tworse\n"
+		   "c/uns@root,paranoid=2\tpass\t1\t\n");
+	CAPTURE(out, assert_int_equal(rp_compare(&a, &b, f, &d), 2));
+	assert_int_equal(d.regressed, 2);	/* pass -> fail, xfail -> fail */
+	assert_int_equal(d.fixed, 1);
+	assert_int_equal(d.newly_skipped, 1);
+	assert_int_equal(d.unskipped, 1);
+	assert_int_equal(d.added, 1);
+	assert_int_equal(d.removed, 1);
+	assert_int_equal(d.other, 0);
+	assert_int_equal(d.same, 1);
+	assert_non_null(strstr(out, "## regressions (pass -> fail)\n  pass    -> fail    c/reg@root,paranoid=2  # now EINVAL\n"));
+	assert_non_null(strstr(out, "xfail   -> fail    c/xf@root,paranoid=2"));
+	assert_non_null(strstr(out, "## new results (only in B)\n  missing -> pass    c/new@root,paranoid=2\n"));
+	assert_non_null(strstr(out, "## removed results (only in A)\n  pass    -> missing c/gone@root,paranoid=2\n"));
+	assert_non_null(strstr(out, "newly skipped\n  pass    -> skip    c/skp@root,paranoid=2  # no tracefs\n"));
+
+	/* the same run against itself: nothing changed */
+	assert_int_equal(rp_compare(&a, &a, NULL, &d), 0);
+	assert_int_equal(d.same, a.n);
+	assert_int_equal(d.fixed + d.added + d.removed + d.newly_skipped + d.other, 0);
+	rp_run_free(&a);
+	rp_run_free(&b);
+}
+
+static void test_cell_order(void **state)
+{
+	(void)state;
+	assert_true(rp_cell_cmp("user,paranoid=-1", "root,paranoid=0") < 0);
+	assert_true(rp_cell_cmp("root,paranoid=2", "perfmon,paranoid=2") < 0);
+	assert_true(rp_cell_cmp("sysadmin,paranoid=2", "user,paranoid=2") < 0);
+	assert_int_equal(rp_cell_cmp("user,paranoid=3", "user,paranoid=3"), 0);
+}
+
+static void test_matrix(void **state)
+{
+	struct rp_runs runs = { 0 };
+	struct rp_matrix m;
+	char out[4096], big[32768];
+
+	(void)state;
+	runs.v = calloc(2, sizeof(*runs.v));
+	runs.n = runs.cap = 2;
+	parse_text(&runs.v[0],
+		   "b/two@user,paranoid=2\tskip\t1\tno <pmu> & \"x\"\n"
+		   "b/two@root,paranoid=2\tpass\t1\t\n"
+		   "a/one@root,paranoid=2\tfail\t1\tbad\n");
+	parse_text(&runs.v[1], "a/one@root,paranoid=3\tpass\t1\t\n");
+	free(runs.v[1].label);
+	runs.v[1].label = strdup("k2");
+
+	rp_matrix_build(&m, &runs);
+	assert_int_equal(m.ncases, 2);
+	assert_string_equal(m.cases[0], "a/one");
+	assert_int_equal(m.ncols, 3);
+	assert_string_equal(m.cols[0].cell, "root,paranoid=2");	/* root before user */
+	assert_string_equal(m.cols[1].cell, "user,paranoid=2");
+	assert_string_equal(m.cols[2].cell, "root,paranoid=3");
+	assert_null(rp_matrix_at(&m, 1, "a/one"));
+	assert_int_equal(rp_matrix_at(&m, 1, "b/two")->outcome, RP_SKIP);
+
+	CAPTURE(out, rp_matrix_text(f, &m, false));
+	assert_non_null(strstr(out, "a/one F. P\n"));
+	assert_non_null(strstr(out, "b/two Ps .\n"));
+	assert_non_null(strstr(out, "# FAIL [mem] a/one@root,paranoid=2: bad\n"));
+
+	CAPTURE(big, rp_matrix_html(f, &m, &runs));
+	assert_non_null(strstr(big, "no &lt;pmu&gt; &amp; &quot;x&quot;"));
+	/* the overview: a case's worst outcome per run, every cell in the title */
+	assert_non_null(strstr(big, "<td class=\"fail first\" title=\"mem: a/one&#10;root,paranoid=2: fail \xe2\x80\x94 bad\">"));
+	assert_non_null(strstr(big, "<td class=\"pass first\" title=\"mem: b/two&#10;user,paranoid=2: skip"));
+	assert_non_null(strstr(big, "<th colspan=\"2\">mem</th><th colspan=\"1\">k2</th>"));
+
+	CAPTURE(out, rp_junit(f, &runs.v[0]));
+	assert_non_null(strstr(out, "tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""));
+	assert_non_null(strstr(out, "<failure message=\"bad\"/>"));
+	rp_matrix_free(&m);
+	rp_runs_free(&runs);
+}
+
+static void test_load_dirs(void **state)
+{
+	char tmpl[] = "/tmp/perfabi-report-XXXXXX", path[256], err[512];
+	struct rp_runs runs = { 0 };
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	/* a VM run: one subdirectory per kernel */
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpl, k ? "6.12" : "6.1");
+		assert_int_equal(mkdir(path, 0755), 0);
+		strcat(path, "/results.tsv");
+		f = fopen(path, "w");
+		fprintf(f, "x/y@root,paranoid=3\tpass\t1\t\n");
+		fclose(f);
+	}
+	assert_int_equal(rp_load(&runs, tmpl, err, sizeof(err)), 0);
+	assert_int_equal(runs.n, 2);
+	assert_string_equal(runs.v[0].label, "6.1");
+	assert_string_equal(runs.v[1].label, "6.12");
+	/* the same directory twice: labels stay apart */
+	snprintf(path, sizeof(path), "%s/6.1/", tmpl);
+	assert_int_equal(rp_load(&runs, path, err, sizeof(err)), 0);
+	assert_string_equal(runs.v[2].label, "6.1#2");
+	rp_runs_free(&runs);
+	/* a default run id names the run by its kernel release */
+	snprintf(path, sizeof(path), "%s/20261124-214412-6.18.44", tmpl);
+	assert_int_equal(mkdir(path, 0755), 0);
+	strcat(path, "/results.tsv");
+	f = fopen(path, "w");
+	fprintf(f, "x/y@root,paranoid=2\tpass\t1\t\n");
+	fclose(f);
+	*strrchr(path, '/') = 0;
+	assert_int_equal(rp_load(&runs, path, err, sizeof(err)), 0);
+	assert_string_equal(runs.v[0].label, "6.18.44");
+	rp_runs_free(&runs);
+	strcat(path, "/results.tsv");
+	unlink(path);
+	*strrchr(path, '/') = 0;
+	rmdir(path);
+
+	assert_int_equal(rp_load(&runs, "/nonexistent/run", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a run directory"));
+	snprintf(path, sizeof(path), "%s/6.1/results.tsv", tmpl);
+	assert_int_equal(rp_load(&runs, path, err, sizeof(err)), -1);
+	rp_runs_free(&runs);
+
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/%s/results.tsv", tmpl, k ? "6.12" : "6.1");
+		unlink(path);
+		*strrchr(path, '/') = 0;
+		rmdir(path);
+	}
+	assert_int_equal(rp_load(&runs, tmpl, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no results.tsv"));
+	rmdir(tmpl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_line),
+		cmocka_unit_test(test_outcome_names),
+		cmocka_unit_test(test_parse_text_errors),
+		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_cell_order),
+		cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_load_dirs),
+	};
+
+	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+}
