@@ -258,9 +258,10 @@ build_initramfs() {
 	cp -r "$BUILD/cases" "$st/perfabi/cases" || return 1
 	[ -d "$BUILD/fixtures" ] && { cp -r "$BUILD/fixtures" "$st/perfabi/fixtures" || return 1; }
 	[ -f "$BUILD/abi-map.txt" ] && cp "$BUILD/abi-map.txt" "$st/perfabi/"
-	# debug info is most of a static binary: strip the copies
+	# debug info is most of a static binary: strip it from the copies, but
+	# keep the symbol table (the uprobe cases look up their own functions)
 	if command -v strip >/dev/null; then
-		find "$st/perfabi" -type f -perm -u+x -exec strip -s {} + 2>/dev/null
+		find "$st/perfabi" -type f -perm -u+x -exec strip --strip-debug {} + 2>/dev/null
 	fi
 	: >"$st/perfabi/args"
 	for a in "${guest_args[@]}"; do
