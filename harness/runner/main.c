@@ -392,7 +392,8 @@ int main(int argc, char **argv)
 		if (make_run_dir(&o, ctx.release, run_dir, sizeof(run_dir))) {
 			fprintf(stderr, "perfabi-run: cannot create a run directory under %s: %s%s\n",
 				o.results_dir, strerror(errno),
-				errno == EEXIST ? " (run ids are never reused)" : "");
+				errno == EEXIST ? " (run ids are never reused)" :
+				errno == EACCES ? " (choose another with --results DIR, or --no-results)" : "");
 			pa_matrix_end(&plan);
 			return 2;
 		}
