@@ -220,6 +220,12 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Kernel directories in version order: 6.1, 6.12, 6.12-cloud, 6.12-rt. */
+static int version_cmp(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
 int rp_load(struct rp_runs *runs, const char *dir, char *err, size_t errlen)
 {
 	char path[4096];
@@ -258,7 +264,7 @@ int rp_load(struct rp_runs *runs, const char *dir, char *err, size_t errlen)
 		free(subs);
 		return -1;
 	}
-	qsort(subs, (size_t)nsubs, sizeof(*subs), name_cmp);
+	qsort(subs, (size_t)nsubs, sizeof(*subs), version_cmp);
 	for (int i = 0; i < nsubs; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, subs[i]);
 		if (!rc && load_one(runs, path, err, errlen))
@@ -596,13 +602,31 @@ static enum rp_outcome worst(const struct rp_run *run, const char *cas, int *nce
 	return w;
 }
 
+/* Which side of an ABI change a case's passes in run saw: "old", "new",
+ * "old+new" (different cells differ), or "" (not version-gated). */
+static const char *variant(const struct rp_run *run, const char *cas)
+{
+	bool old = false, new = false;
+
+	for (int j = 0; j < run->n; j++) {
+		const struct rp_result *r = &run->r[j];
+
+		if (r->outcome != RP_PASS || strcmp(r->cas, cas))
+			continue;
+		old |= !strncmp(r->detail, "old behaviour", 13);
+		new |= !strncmp(r->detail, "new behaviour", 13);
+	}
+	return old && new ? "old+new" : old ? "old" : new ? "new" : "";
+}
+
 /* One column per run: a case's worst outcome over its cells, so that the
  * kernels fit side by side on one screen. */
 static void overview_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs,
 			  const char *const *sym)
 {
 	fputs("<h2>By kernel</h2>\n<p class=\"sub\">The worst outcome of each case over the cells it ran in "
-	      "(fail, xpass, xfail, pass, skip); hover for every cell.</p>\n"
+	      "(fail, xpass, xfail, pass, skip); hover for every cell. A pass marked <b>old</b> or <b>new</b> "
+	      "is an ABI that changed over time: the kernel showed the behaviour expected for its version.</p>\n"
 	      "<div class=\"wrap\"><table class=\"m o\"><thead><tr class=\"k\"><th class=\"case\">case</th>", f);
 	for (int k = 0; k < runs->n; k++) {
 		fputs("<th class=\"first\">", f);
@@ -640,7 +664,10 @@ static void overview_html(FILE *f, const struct rp_matrix *m, const struct rp_ru
 					rp_xml_str(f, r->detail);
 				}
 			}
-			fprintf(f, "\">%s</td>", sym[o]);
+			fprintf(f, "\">%s", sym[o]);
+			if (o == RP_PASS && *variant(run, m->cases[i]))
+				fprintf(f, " <small>%s</small>", variant(run, m->cases[i]));
+			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
 	}
