@@ -333,6 +333,13 @@ const struct perf_event_header *pa_ring_find(struct pa_ring *r, uint32_t type);
 /* Consume everything; return how many records had `type`. */
 int pa_ring_count(struct pa_ring *r, uint32_t type);
 
+/* Open attr (a page-fault sampler) on this task with a one-page ring,
+ * touch `first` fresh pages, poll() without waiting, touch `more`, poll
+ * again: was POLLIN set each time? SKIP where perf_event_max_sample_rate
+ * could throttle that many samples in one tick. */
+void pa_pollin_around_faults(struct perf_event_attr *attr, int first, int more,
+			     bool *before, bool *after);
+
 /* The variable-length parts of a PERF_RECORD_SAMPLE. */
 struct pa_sample_var {
 	unsigned group_nr;		/* READ with PERF_FORMAT_GROUP: nr */
@@ -405,6 +412,20 @@ struct perf_event_attr pa_bp_attr(uint32_t bp_type, const void *addr,
 				  uint64_t len);
 /* read() of an event whose read_format is 0: its one u64 value. */
 uint64_t pa_read_one(int fd);
+/* PERF_RECORD_READ of an event with read_format PERF_FORMAT_ID. */
+struct pa_read_rec {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	uint64_t value, id;
+};
+/* Open attr on this task as an enabled, inherited, inherit_stat event with
+ * read_format ID, bound to a CPU we pin to, its ring mapped; fork a child
+ * that runs child_fn() and exits 0, reap it, and return the PERF_RECORD_READ
+ * the kernel wrote for that child (NULL: none). *child gets its pid, *id
+ * the event's PERF_EVENT_IOC_ID. */
+const struct pa_read_rec *pa_inherit_stat_read_record(struct perf_event_attr *attr,
+						      void (*child_fn)(void),
+						      pid_t *child, uint64_t *id);
 
 /* ---- open helpers (harness/lib/open.c; open/, type/, hw/ cases) ---- */
 /* A loop of `iters` iterations (each at least one instruction and one

@@ -1,23 +1,10 @@
 #include "perfabi.h"
 
-#include <sched.h>
-#include <sys/ioctl.h>
-#include <sys/wait.h>
-
-struct read_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t value, id;
-};
-
-static void pin(int cpu)
+static void touch_and_exec(void)
 {
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		_exit(4);
+	pa_touch_pages(16);
+	execl("/bin/true", "true", (char *)NULL);
+	_exit(3);
 }
 
 PERFABI_CASE(
@@ -27,47 +14,17 @@ PERFABI_CASE(
 	.min_kernel = "5.13",
 	.probe = pa_probe_self_perf,
 ) {
-	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS), extra;
-	const struct perf_event_header *h;
-	const struct read_rec *rr = NULL;
-	struct pa_ring r;
+	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	const struct pa_read_rec *rr;
 	uint64_t id = 0;
-	int fd, st;
 	pid_t child;
 
 	if (access("/bin/true", X_OK))
 		pa_skip("/bin/true is not there to exec");
-	/* A non-inherited event of ours keeps the child's context from
-	 * being a clone of ours (inherit_task_group(): inherited_all = 0),
-	 * so perf_event_context_sched_out() never swaps the two and the
-	 * child runs with its inherited event. */
-	extra = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	ASSERT_OPEN(&extra, 0, -1, -1, 0);
-	pin(0);		/* an inherited event is mmappable only bound to a CPU */
-	attr.disabled = 0;
-	attr.inherit = 1;
-	attr.inherit_stat = 1;
 	attr.remove_on_exec = 1;
-	attr.read_format = PERF_FORMAT_ID;
-	fd = ASSERT_OPEN(&attr, 0, 0, -1, 0);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &id));
-	pa_ring_map(&r, fd, 4);
-	child = fork();
-	ASSERT_GE(child, 0);
-	if (child == 0) {
-		pa_touch_pages(16);
-		execl("/bin/true", "true", (char *)NULL);
-		_exit(3);
-	}
-	ASSERT_EQ(waitpid(child, &st, 0), child);
-	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	while ((h = pa_ring_find(&r, PERF_RECORD_READ))) {
-		rr = (const struct read_rec *)h;
-		if (rr->pid == (uint32_t)child)
-			break;
-	}
-	ASSERT_TRUE(h != NULL);
-	EXPECT_EQ(h->size, sizeof(*rr));
+	rr = pa_inherit_stat_read_record(&attr, touch_and_exec, &child, &id);
+	ASSERT_TRUE(rr != NULL);
+	EXPECT_EQ(rr->h.size, sizeof(*rr));
 	EXPECT_EQ(rr->tid, (uint32_t)child);
 	EXPECT_GE(rr->value, 16u);
 	EXPECT_EQ(rr->id, id);

@@ -2,6 +2,9 @@
 /* Helpers for the read/ioctl/inherit/breakpoint cases. */
 #include "perfabi.h"
 
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+
 struct perf_event_attr pa_bp_attr(uint32_t bp_type, const void *addr,
 				  uint64_t len)
 {
@@ -26,4 +29,42 @@ uint64_t pa_read_one(int fd)
 
 	pa_read_u64(fd, &v, 1);
 	return v;
+}
+
+const struct pa_read_rec *pa_inherit_stat_read_record(struct perf_event_attr *attr,
+						      void (*child_fn)(void),
+						      pid_t *child, uint64_t *id)
+{
+	static struct pa_ring r;
+	struct perf_event_attr extra = pa_sw_attr(PERF_COUNT_SW_DUMMY);
+	const struct perf_event_header *h;
+	int cpus[1], fd, st;
+
+	/* A non-inherited event of ours keeps the child's context from
+	 * being a clone of ours (inherit_task_group(): inherited_all = 0),
+	 * so perf_event_context_sched_out() never swaps the two and the
+	 * child runs with its inherited event. */
+	ASSERT_OPEN(&extra, 0, -1, -1, 0);
+	/* an inherited event is mmappable only when bound to a CPU */
+	if (pa_allowed_cpus(cpus, 1) < 1 || pa_pin_cpu(cpus[0]))
+		pa_skip("cannot pin to a CPU: %s", strerror(errno));
+	attr->disabled = 0;
+	attr->inherit = 1;
+	attr->inherit_stat = 1;
+	attr->read_format = PERF_FORMAT_ID;
+	fd = ASSERT_OPEN(attr, 0, cpus[0], -1, 0);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, id));
+	pa_ring_map(&r, fd, 4);
+	*child = fork();
+	ASSERT_GE(*child, 0);
+	if (*child == 0) {
+		child_fn();
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(*child, &st, 0), *child);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	while ((h = pa_ring_find(&r, PERF_RECORD_READ)))
+		if (((const struct pa_read_rec *)h)->pid == (uint32_t)*child)
+			return (const struct pa_read_rec *)h;
+	return NULL;
 }
