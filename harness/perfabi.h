@@ -333,6 +333,10 @@ const struct perf_event_header *pa_ring_find(struct pa_ring *r, uint32_t type);
 /* Consume everything; return how many records had `type`. */
 int pa_ring_count(struct pa_ring *r, uint32_t type);
 
+/* Map one page of the case's own executable with prot, unmap it, and count
+ * the PERF_RECORD_MMAP and MMAP2 records that produced in r (records
+ * already in r are consumed first and not counted). */
+void pa_mmap_self_records(struct pa_ring *r, int prot, int *n_mmap, int *n_mmap2);
 /* Open attr (a page-fault sampler) on this task with a one-page ring,
  * touch `first` fresh pages, poll() without waiting, touch `more`, poll
  * again: was POLLIN set each time? SKIP where perf_event_max_sample_rate

@@ -1,6 +1,5 @@
 #include "perfabi.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
 
 /*
@@ -15,30 +14,14 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	long psz = sysconf(_SC_PAGESIZE);
-	const struct perf_event_header *h;
 	struct pa_ring r;
-	int fd, file, n1 = 0, n2 = 0;
-	void *m;
+	int n_mmap, n_mmap2;
 
 	attr.disabled = 0;
 	attr.mmap = 1;
 	attr.mmap2 = 1;
-	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
-	pa_ring_map(&r, fd, 4);
-	file = ASSERT_OK(open(pa_self_exe(), O_RDONLY | O_CLOEXEC));
-	while (pa_ring_next(&r))
-		;
-	m = mmap(NULL, psz, PROT_READ | PROT_EXEC, MAP_PRIVATE, file, 0);
-	ASSERT_TRUE(m != MAP_FAILED);
-	munmap(m, psz);
-	while ((h = pa_ring_next(&r))) {
-		n1 += h->type == PERF_RECORD_MMAP;
-		n2 += h->type == PERF_RECORD_MMAP2;
-	}
-	EXPECT_EQ(n2, 1);
-	EXPECT_EQ(n1, 0);
-	close(file);
-	pa_ring_unmap(&r);
-	close(fd);
+	pa_ring_map(&r, ASSERT_OPEN(&attr, 0, -1, -1, 0), 4);
+	pa_mmap_self_records(&r, PROT_READ | PROT_EXEC, &n_mmap, &n_mmap2);
+	EXPECT_EQ(n_mmap2, 1);
+	EXPECT_EQ(n_mmap, 0);
 }

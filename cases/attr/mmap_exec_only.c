@@ -1,6 +1,5 @@
 #include "perfabi.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
 
 /*
@@ -14,26 +13,14 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	long psz = sysconf(_SC_PAGESIZE);
 	struct pa_ring r;
-	int fd, file;
-	void *m;
+	int n_mmap, n_mmap2;
 
 	attr.disabled = 0;
 	attr.mmap = 1;
-	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
-	pa_ring_map(&r, fd, 4);
-	(void)pa_ring_count(&r, PERF_RECORD_MMAP);
-	file = ASSERT_OK(open(pa_self_exe(), O_RDONLY | O_CLOEXEC));
-	m = mmap(NULL, psz, PROT_READ, MAP_PRIVATE, file, 0);
-	ASSERT_TRUE(m != MAP_FAILED);
-	munmap(m, psz);
-	EXPECT_EQ(pa_ring_count(&r, PERF_RECORD_MMAP), 0);
-	m = mmap(NULL, psz, PROT_READ | PROT_EXEC, MAP_PRIVATE, file, 0);
-	ASSERT_TRUE(m != MAP_FAILED);
-	munmap(m, psz);
-	EXPECT_EQ(pa_ring_count(&r, PERF_RECORD_MMAP), 1);
-	close(file);
-	pa_ring_unmap(&r);
-	close(fd);
+	pa_ring_map(&r, ASSERT_OPEN(&attr, 0, -1, -1, 0), 4);
+	pa_mmap_self_records(&r, PROT_READ, &n_mmap, &n_mmap2);
+	EXPECT_EQ(n_mmap, 0);
+	pa_mmap_self_records(&r, PROT_READ | PROT_EXEC, &n_mmap, &n_mmap2);
+	EXPECT_EQ(n_mmap, 1);
 }

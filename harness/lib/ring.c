@@ -13,6 +13,7 @@
  */
 #include "internal.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -601,4 +602,24 @@ void pa_pollin_around_faults(struct perf_event_attr *attr, int first, int more,
 		(unsigned long long)pa_ring_head(&r), first, *before, more, *after);
 	pa_ring_unmap(&r);
 	close(fd);
+}
+
+void pa_mmap_self_records(struct pa_ring *r, int prot, int *n_mmap, int *n_mmap2)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	const struct perf_event_header *h;
+	int file = ASSERT_OK(open(pa_self_exe(), O_RDONLY | O_CLOEXEC));
+	void *m;
+
+	while (pa_ring_next(r))
+		;
+	m = mmap(NULL, (size_t)psz, prot, MAP_PRIVATE, file, 0);
+	ASSERT_TRUE(m != MAP_FAILED);
+	munmap(m, (size_t)psz);
+	close(file);
+	*n_mmap = *n_mmap2 = 0;
+	while ((h = pa_ring_next(r))) {
+		*n_mmap += h->type == PERF_RECORD_MMAP;
+		*n_mmap2 += h->type == PERF_RECORD_MMAP2;
+	}
 }
