@@ -330,6 +330,15 @@ uint64_t pa_ring_head(const struct pa_ring *r);	/* data_head, then rmb */
 const struct perf_event_header *pa_ring_next(struct pa_ring *r);
 /* Skip to the next record of `type`; NULL when none is left. */
 const struct perf_event_header *pa_ring_find(struct pa_ring *r, uint32_t type);
+/* Skip to the next record of `type` whose first field (pid) is `pid`:
+ * COMM, EXIT, FORK, READ, NAMESPACES, ...; NULL when none is left. */
+const struct perf_event_header *pa_ring_find_pid(struct pa_ring *r, uint32_t type, pid_t pid);
+/* PERF_RECORD_FORK and PERF_RECORD_EXIT. */
+struct pa_task_rec {
+	struct perf_event_header h;
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
 /* Consume everything; return how many records had `type`. */
 int pa_ring_count(struct pa_ring *r, uint32_t type);
 
@@ -441,6 +450,9 @@ void pa_work_loop(int millions);
 void pa_work_pages(int pages);
 /* RESET + ENABLE fd, run work(arg), DISABLE, read the one u64 value. */
 uint64_t pa_count_over(int fd, void (*work)(int), int arg);
+/* ENABLE fd, spin until this thread has used `ms` ms of CPU time, DISABLE,
+ * and read the one u64 value. */
+uint64_t pa_count_over_cpu_time(int fd, int ms);
 /* Pin the calling thread to one CPU (sched_setaffinity's return). */
 int pa_pin_cpu(int cpu);
 /* The CPUs this thread may run on, ascending, at most max: how many. */

@@ -2,12 +2,6 @@
 
 #include <sys/wait.h>
 
-struct task_rec {
-	struct perf_event_header h;
-	uint32_t pid, ppid, tid, ptid;
-	uint64_t time;
-};
-
 PERFABI_CASE(
 	.assertion = "attr.task: the exit of the monitored task produces PERF_RECORD_EXIT {pid, ppid, tid, ptid, time} with its pid and its parent's",
 	.ref = "perf_event_open(2), task: \"fork/exit notifications are included in the ring buffer\"; PERF_RECORD_EXIT",
@@ -15,8 +9,7 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	const struct perf_event_header *h;
-	const struct task_rec *t = NULL;
+	const struct pa_task_rec *t;
 	struct pa_ring r;
 	int fd, p[2], st;
 	pid_t child;
@@ -36,14 +29,10 @@ PERFABI_CASE(
 	pa_ring_map(&r, fd, 4);
 	ASSERT_EQ(write(p[1], &go, 1), 1);
 	ASSERT_EQ(waitpid(child, &st, 0), child);
-	while ((h = pa_ring_find(&r, PERF_RECORD_EXIT))) {
-		t = (const struct task_rec *)h;
-		if (t->pid == (uint32_t)child)
-			break;
-	}
-	ASSERT_TRUE(h != NULL);
+	t = (const struct pa_task_rec *)pa_ring_find_pid(&r, PERF_RECORD_EXIT, child);
+	ASSERT_TRUE(t != NULL);
 	EXPECT_EQ(t->tid, (uint32_t)child);
 	EXPECT_EQ(t->ppid, (uint32_t)getpid());
 	EXPECT_NE(t->time, 0u);
-	EXPECT_EQ(h->size, sizeof(*t));
+	EXPECT_EQ(t->h.size, sizeof(*t));
 }

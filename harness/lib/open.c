@@ -10,7 +10,9 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <time.h>
 
 uint64_t pa_busy_loop(uint64_t iters)
 {
@@ -278,4 +280,25 @@ void pa_work_loop(int millions)
 void pa_work_pages(int pages)
 {
 	pa_touch_pages(pages);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t pa_count_over_cpu_time(int fd, int ms)
+{
+	uint64_t start, n = 0;
+
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	start = thread_cpu_ns();
+	while (thread_cpu_ns() - start < (uint64_t)ms * 1000000u)
+		pa_busy_loop(10000);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	pa_read_u64(fd, &n, 1);
+	return n;
 }

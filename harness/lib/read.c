@@ -63,8 +63,6 @@ const struct pa_read_rec *pa_inherit_stat_read_record(struct perf_event_attr *at
 	}
 	ASSERT_EQ(waitpid(*child, &st, 0), *child);
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	while ((h = pa_ring_find(&r, PERF_RECORD_READ)))
-		if (((const struct pa_read_rec *)h)->pid == (uint32_t)*child)
-			return (const struct pa_read_rec *)h;
-	return NULL;
+	h = pa_ring_find_pid(&r, PERF_RECORD_READ, *child);
+	return (const struct pa_read_rec *)h;
 }

@@ -623,3 +623,18 @@ void pa_mmap_self_records(struct pa_ring *r, int prot, int *n_mmap, int *n_mmap2
 		*n_mmap2 += h->type == PERF_RECORD_MMAP2;
 	}
 }
+
+const struct perf_event_header *pa_ring_find_pid(struct pa_ring *r, uint32_t type, pid_t pid)
+{
+	const struct perf_event_header *h;
+	uint32_t first;
+
+	while ((h = pa_ring_find(r, type))) {
+		if (h->size < sizeof(*h) + sizeof(first))
+			continue;
+		memcpy(&first, h + 1, sizeof(first));
+		if (first == (uint32_t)pid)
+			return h;
+	}
+	return NULL;
+}
