@@ -117,6 +117,31 @@ done
 # Each kernel becomes: label, package ('' for a file) and image path.
 k_label=() k_pkg=() k_ver=() k_file=()
 
+APT_REFRESHED=0
+apt_refresh() { # once per run, as root: fresh package lists (a new machine
+	# may have none; old ones may name versions the mirror no longer has)
+	[ "$APT_REFRESHED" = 0 ] && [ "$(id -u)" -eq 0 ] || return 1
+	APT_REFRESHED=1
+	say "refreshing the package lists (apt-get update)"
+	apt-get update -q >/dev/null 2>&1
+}
+
+resolve_name() { # 6.1.0-56 / linux-image-... / 6.12.117+deb12-rt -> package
+	local c cand
+	case "$1" in
+	linux-image-*) cand=("$1") ;;
+	*-amd64) cand=("linux-image-$1") ;;
+	*) cand=("linux-image-$1-amd64" "linux-image-$1") ;;
+	esac
+	for c in "${cand[@]}"; do
+		if [ -n "$(apt_candidate "$c")" ]; then
+			echo "$c"
+			return 0
+		fi
+	done
+	return 1
+}
+
 apt_candidate() { # package -> candidate version or nothing
 	LC_ALL=C apt-cache policy "$1" 2>/dev/null | sed -n 's/^  Candidate: //p' | grep -v '^(none)$' | head -n1
 }
@@ -149,21 +174,11 @@ for k in "${kernels[@]}"; do
 	command -v apt-cache >/dev/null || die "apt-cache is needed to find Debian kernel '$k' (or give a bzImage path)"
 	pkg=
 	if [[ $k =~ ^[0-9]+\.[0-9]+(-rt|-cloud)?$ ]]; then
-		pkg=$(resolve_series "$k") ||
+		pkg=$(resolve_series "$k") || { apt_refresh && pkg=$(resolve_series "$k"); } ||
 			die "unknown kernel '$k': apt offers no linux-image-$k* package (try apt-get update; see --help)"
 	else
-		case "$k" in
-		linux-image-*) cand=("$k") ;;
-		*-amd64) cand=("linux-image-$k") ;;
-		*) cand=("linux-image-$k-amd64" "linux-image-$k") ;;
-		esac
-		for c in "${cand[@]}"; do
-			if [ -n "$(apt_candidate "$c")" ]; then
-				pkg=$c
-				break
-			fi
-		done
-		[ -n "$pkg" ] || die "unknown kernel '$k': not a Debian series (6.1, 6.12, 6.12-rt, 6.12-cloud), a linux-image package apt offers, or a kernel image path"
+		pkg=$(resolve_name "$k") || { apt_refresh && pkg=$(resolve_name "$k"); } ||
+			die "unknown kernel '$k': not a Debian series (6.1, 6.12, 6.12-rt, 6.12-cloud), a linux-image package apt offers, or a kernel image path"
 	fi
 	k_label+=("$label") k_pkg+=("$pkg") k_ver+=("$(apt_candidate "$pkg")") k_file+=("")
 done
@@ -207,7 +222,13 @@ fetch_pkg() { # pkg version -> sets IMAGE, CONFIG (unpacked /boot of the package
 	if [ -z "$deb" ]; then
 		say "downloading $pkg $ver into $CACHE"
 		if ! (cd "$CACHE" && apt-get download "$pkg=$ver" >/dev/null 2>&1); then
-			say "apt-get download $pkg=$ver failed (offline?)"
+			# stale lists: the mirror may have a newer build only
+			if apt_refresh && ver=$(apt_candidate "$pkg") && [ -n "$ver" ] &&
+			   (cd "$CACHE" && apt-get download "$pkg=$ver" >/dev/null 2>&1); then
+				:
+			else
+				say "apt-get download $pkg failed (offline?)"
+			fi
 		fi
 		# the new one, or (offline) the newest one cached earlier
 		deb=$(ls -1 "$CACHE/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1)
