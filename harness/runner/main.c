@@ -379,13 +379,17 @@ int main(int argc, char **argv)
 	}
 
 	pa_private_mounts(mount_note, sizeof(mount_note));
-	pa_context_read(&ctx);
-	if (pa_plan_build(&plan, &o, &ctx, all, nsel, err, sizeof(err))) {
+	/* lock and undo what a killed run left before reading the context:
+	 * the plan runs the plain cases at the level the machine really has */
+	pa_plan_init(&plan);
+	if (pa_matrix_begin(&plan, err, sizeof(err))) {
 		fprintf(stderr, "perfabi-run: %s\n", err);
 		return 2;
 	}
-	if (pa_matrix_begin(&plan, err, sizeof(err))) {
+	pa_context_read(&ctx);
+	if (pa_plan_build(&plan, &o, &ctx, all, nsel, err, sizeof(err))) {
 		fprintf(stderr, "perfabi-run: %s\n", err);
+		pa_matrix_end(&plan);
 		return 2;
 	}
 	if (!o.no_results) {
@@ -418,6 +422,8 @@ int main(int argc, char **argv)
 	       ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
 	if (mount_note[0])
 		printf("%s\n", mount_note);
+	if (plan.notes[0])
+		printf("%s\n", plan.notes);
 	if (tap)
 		fprintf(tap, "TAP version 13\n1..%d\n", plan.njobs);
 	int done = 0;
@@ -447,6 +453,8 @@ int main(int argc, char **argv)
 		done++;
 	}
 	pa_matrix_end(&plan);
+	if (plan.notes[0])
+		printf("%s\n", plan.notes);
 	{
 		char mp[PATH_MAX + 16];
 

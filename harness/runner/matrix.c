@@ -145,9 +145,9 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 	int nplain_ids, nplain_levels;
 	int plain_levels[8];
 
-	memset(p, 0, sizeof(*p));
-	p->saved_level = PA_NO_LEVEL;
-	p->lock_fd = -1;
+	p->jobs = NULL;
+	p->njobs = 0;
+	p->switches = false;
 	if (cur == INT_MIN) {
 		snprintf(err, errlen, "cannot read /proc/sys/kernel/perf_event_paranoid");
 		return -1;
@@ -221,6 +221,13 @@ void pa_plan_json(FILE *f, const struct pa_plan *p)
 	for (int i = 0; i < p->nlevels; i++)
 		fprintf(f, "%s%d", i ? ", " : "", p->levels[i]);
 	fprintf(f, "], \"runs\": %d}", p->njobs);
+}
+
+void pa_plan_init(struct pa_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->saved_level = PA_NO_LEVEL;
+	p->lock_fd = -1;
 }
 
 /* ---- the sysctl, its journal and the lock ---------------------------- */
@@ -336,8 +343,18 @@ int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen)
 	}
 	replayed = pa_journal_replay(p->state_dir, pa_paranoid_set);
 	if (replayed != PA_NO_LEVEL)
-		printf("# perfabi: an earlier run was killed while perf_event_paranoid was changed; restored it to %d from %s/journal\n",
-		       replayed, p->state_dir);
+		snprintf(p->notes, sizeof(p->notes),
+			 "# perfabi: an earlier run was killed while perf_event_paranoid was changed; restored it to %d from %s/journal",
+			 replayed, p->state_dir);
+	if (geteuid() == 0) {
+		char more[700];
+		size_t used = strlen(p->notes);
+
+		if (pa_sysctls_restore("/proc/sys", p->state_dir, more, sizeof(more)) && more[0])
+			snprintf(p->notes + used, sizeof(p->notes) - used, "%s%s (left by an earlier run that was killed)",
+				 used ? "\n" : "", more);
+		p->sysctls_saved = !pa_sysctls_save("/proc/sys", p->state_dir);
+	}
 	return 0;
 }
 
@@ -387,6 +404,13 @@ void pa_matrix_end(struct pa_plan *p)
 				p->saved_level, p->state_dir);
 		}
 		p->saved_level = PA_NO_LEVEL;
+	}
+	p->notes[0] = 0;
+	if (p->sysctls_saved) {
+		if (pa_sysctls_restore("/proc/sys", p->state_dir, p->notes, sizeof(p->notes)) < 0)
+			fprintf(stderr, "perfabi-run: could not restore every perf sysctl; %s/sysctls keeps them for the next run\n",
+				p->state_dir);
+		p->sysctls_saved = false;
 	}
 	if (p->lock_fd >= 0) {
 		close(p->lock_fd);

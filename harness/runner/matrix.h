@@ -46,6 +46,8 @@ struct pa_plan {
 	int saved_level;		/* PA_NO_LEVEL when untouched */
 	int lock_fd;
 	char state_dir[256];
+	bool sysctls_saved;		/* dir/sysctls written by this run */
+	char notes[1024];		/* "# " lines for after the TAP header */
 };
 
 /* Comma lists: "-1,0,2" and "root,user". -1 with a message on bad input. */
@@ -53,6 +55,9 @@ int pa_parse_levels(const char *s, int *levels, int max, char *err, size_t errle
 int pa_parse_identities(const char *s, const struct pa_identity **ids, int max,
 			char *err, size_t errlen);
 
+/* An empty plan holding nothing (before pa_matrix_begin). */
+void pa_plan_init(struct pa_plan *p);
+/* Fill the jobs (the run state of p is kept). */
 int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		  const struct pa_context *ctx, struct pa_case_info *cases,
 		  int ncases, char *err, size_t errlen);
@@ -64,7 +69,8 @@ int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen);
 int pa_job_enter(struct pa_plan *p, const struct pa_job *job, char *err, size_t errlen);
 /* exec setup hook: switch to the job's identity in the child. */
 int pa_job_setup(void *job);
-/* Restore the level, drop the journal and the lock. Safe to call twice. */
+/* Restore the level and the other perf sysctls (notes says what changed),
+ * drop the journal and the lock. Safe to call twice. */
 void pa_matrix_end(struct pa_plan *p);
 /* Per identity and level counts, as "# " lines. */
 void pa_matrix_totals(FILE *f, const struct pa_plan *p, const struct pa_result *r, int n);

@@ -60,6 +60,13 @@ void pa_print_totals(FILE *f, const struct pa_counts *c);
  * (root only); 1 mounted, 0 nothing to do, -1 failed; note says which. */
 int pa_private_mounts(char *note, size_t len);
 
+/* Save the perf sysctls a run may change (besides perf_event_paranoid)
+ * into dir/sysctls; restore those that differ from it and drop the file.
+ * restore returns how many it put back (-1: some failed, file kept), with
+ * one "# perfabi: ..." line each in note. procsys is "/proc/sys". */
+int pa_sysctls_save(const char *procsys, const char *dir);
+int pa_sysctls_restore(const char *procsys, const char *dir, char *note, size_t len);
+
 /* JSON string escaping into f. */
 void pa_json_str(FILE *f, const char *s);
 

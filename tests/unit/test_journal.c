@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The paranoid journal that survives SIGKILL, and the identity switch. */
+/* The paranoid journal that survives SIGKILL, the saved perf sysctls, and
+ * the identity switch. */
 #include "unit.h"
 
 #include <fcntl.h>
@@ -57,6 +58,71 @@ static void journal_restores_once(void **state)
 	assert_int_equal(stat(p, &st), -1);		/* consumed */
 	assert_int_equal(pa_journal_replay(dir, fake_set), PA_NO_LEVEL);
 	assert_int_equal(set_calls, 1);
+}
+
+/* A fake /proc/sys: dir/proc/kernel/<name> files. */
+static void put(const char *name, const char *value)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/proc/kernel", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/proc/kernel/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", value);
+	fclose(f);
+}
+
+static const char *get(const char *name)
+{
+	static char buf[64];
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/proc/kernel/%s", dir, name);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+static void sysctls_put_back_what_changed(void **state)
+{
+	char proc[128], note[512], p[256];
+	struct stat st;
+
+	(void)state;
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	mkdir(proc, 0755);
+	put("perf_event_max_sample_rate", "100000");
+	put("perf_event_mlock_kb", "516");
+	assert_int_equal(pa_sysctls_save(proc, dir), 0);
+	/* nothing changed: nothing restored, the file is dropped */
+	assert_int_equal(pa_sysctls_restore(proc, dir, note, sizeof(note)), 0);
+	assert_string_equal(note, "");
+	snprintf(p, sizeof(p), "%s/sysctls", dir);
+	assert_int_equal(stat(p, &st), -1);
+
+	assert_int_equal(pa_sysctls_save(proc, dir), 0);
+	put("perf_event_max_sample_rate", "25000");	/* the kernel lowered it */
+	assert_int_equal(pa_sysctls_restore(proc, dir, note, sizeof(note)), 1);
+	assert_string_equal(get("perf_event_max_sample_rate"), "100000");
+	assert_string_equal(get("perf_event_mlock_kb"), "516");
+	assert_non_null(strstr(note, "kernel/perf_event_max_sample_rate was 25000, restored it to 100000"));
+	/* no saved file (no earlier run): nothing to do */
+	assert_int_equal(pa_sysctls_restore(proc, dir, note, sizeof(note)), 0);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/proc/kernel/perf_event_max_sample_rate", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/proc/kernel/perf_event_mlock_kb", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/proc/kernel", dir);
+	rmdir(p);
+	rmdir(proc);
 }
 
 static void failed_restore_keeps_journal(void **state)
@@ -154,6 +220,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(journal_restores_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_restore_keeps_journal, setup, teardown),
 		cmocka_unit_test(journal_in_missing_dir_fails),
+		cmocka_unit_test_setup_teardown(sysctls_put_back_what_changed, setup, teardown),
 		cmocka_unit_test(become_user),
 		cmocka_unit_test(become_perfmon),
 		cmocka_unit_test(become_sysadmin),

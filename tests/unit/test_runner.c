@@ -148,6 +148,7 @@ static void default_plan(void **state)
 	struct pa_context ctx = root_ctx();
 	char err[256];
 
+	pa_plan_init(&p);
 	(void)state;
 	parse(1, (char *[]){ "x", NULL }, &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
@@ -169,6 +170,7 @@ static void full_and_selected_plans(void **state)
 	struct pa_context ctx = root_ctx();
 	char err[256];
 
+	pa_plan_init(&p);
 	(void)state;
 	parse(3, ARGV("--matrix", "full"), &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
@@ -191,6 +193,7 @@ static void unprivileged_runner_plans_skips(void **state)
 	char err[256];
 	int runnable = 0;
 
+	pa_plan_init(&p);
 	(void)state;
 	parse(1, (char *[]){ "x", NULL }, &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
