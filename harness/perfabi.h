@@ -145,6 +145,9 @@ enum pa_need {
 };
 /* 0 when the rules allow it in this context, else the documented errno. */
 int pa_expected_errno(enum pa_need need);
+/* The permission errno for need where the rules deny it, else err: "after
+ * the permission check, this open fails with err". */
+int pa_expected_errno_or(enum pa_need need, int err);
 /* Debian-style paranoid > 2: no perf at all without CAP_SYS_ADMIN. Probed. */
 bool pa_paranoid_restricts_all(void);
 /* "uid 65534, caps 0, paranoid 2, kernel 6.18.44" for diagnostics. */
@@ -499,6 +502,20 @@ pid_t pa_other_uid_task(void);
 long pa_tp_id_or_skip(const char *sys, const char *event);
 /* A disabled counting tracepoint attr (exclude_hv; exclude_kernel clear). */
 struct perf_event_attr pa_tp_attr(uint64_t id);
+/* A disabled uprobe PMU attr: uprobe_path (a pointer, or a bad one on
+ * purpose) and probe_offset; exclude_kernel like pa_sw_attr. SKIP without
+ * the uprobe PMU. */
+struct perf_event_attr pa_uprobe_attr(uint64_t path, uint64_t offset);
+/* A disabled kprobe PMU attr on kernel function func (kprobe_func),
+ * exclude_kernel clear; retprobe sets format/retprobe (config:0). */
+struct perf_event_attr pa_kprobe_attr(const char *func, bool retprobe);
+/* The errno the rules give a kprobe PMU open here: counting the kernel
+ * (paranoid), then the PMU's own CAP_PERFMON check; 0 when allowed. */
+int pa_kprobe_expected_errno(void);
+/* Open attr (disabled) on this task expecting want (0: an fd); with an
+ * fd: one getppid(), ENABLE, n getppid() each followed by a getpid(),
+ * DISABLE, one more getppid(); the count must be exactly n. */
+void pa_expect_getppid_count(struct perf_event_attr *attr, int want, int n);
 /* File offset of function `name` in ELF64 `path` (for uprobe config2). */
 long pa_elf_sym_offset(const char *path, const char *name);
 const char *pa_self_exe(void);

@@ -9,16 +9,9 @@ PERFABI_CASE(
 	.privileged = true,
 	.probe = pa_probe_priv,
 ) {
-	struct perf_event_attr attr = pa_sw_attr(0);
-	int want = pa_expected_errno(PA_NEED_KERNEL);
-	int fd;
+	struct perf_event_attr attr = pa_kprobe_attr(pa_syscall_symbol("getppid"), false);
+	int fd = EXPECT_OPEN_RESULT(&attr, 0, -1, -1, 0, pa_kprobe_expected_errno());
 
-	if (!want)
-		want = pa_expected_errno(PA_NEED_KPROBE_PMU);
-	attr.type = (uint32_t)pa_pmu_type("kprobe");
-	attr.exclude_kernel = 0;
-	attr.kprobe_func = (uint64_t)(uintptr_t)pa_syscall_symbol("getppid");
-	fd = EXPECT_OPEN_RESULT(&attr, 0, -1, -1, 0, want);
 	if (fd >= 0)
 		close(fd);
 }

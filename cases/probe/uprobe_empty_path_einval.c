@@ -9,11 +9,7 @@ PERFABI_CASE(
 	.privileged = true,
 	.probe = pa_probe_priv,
 ) {
-	struct perf_event_attr attr = pa_sw_attr(0);
-	int want = pa_expected_errno(PA_NEED_UPROBE_PMU);
+	struct perf_event_attr attr = pa_uprobe_attr((uint64_t)(uintptr_t)"", 0);
 
-	attr.type = (uint32_t)pa_pmu_type("uprobe");
-	attr.uprobe_path = (uint64_t)(uintptr_t)"";
-	attr.probe_offset = 0;
-	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, want ? want : EINVAL);
+	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, pa_expected_errno_or(PA_NEED_UPROBE_PMU, EINVAL));
 }

@@ -10,15 +10,12 @@ PERFABI_CASE(
 	.privileged = true,
 	.probe = pa_probe_priv,
 ) {
-	struct perf_event_attr attr = pa_sw_attr(0);
+	struct perf_event_attr attr;
 	const char *exe = pa_self_exe();
-	int want = pa_expected_errno(PA_NEED_UPROBE_PMU);
 	struct stat st;
 
 	ASSERT_TRUE(exe != NULL);
 	ASSERT_OK(stat(exe, &st));
-	attr.type = (uint32_t)pa_pmu_type("uprobe");
-	attr.uprobe_path = (uint64_t)(uintptr_t)exe;
-	attr.probe_offset = (uint64_t)st.st_size + 4096;
-	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, want ? want : EINVAL);
+	attr = pa_uprobe_attr((uint64_t)(uintptr_t)exe, (uint64_t)st.st_size + 4096);
+	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, pa_expected_errno_or(PA_NEED_UPROBE_PMU, EINVAL));
 }

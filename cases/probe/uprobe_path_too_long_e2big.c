@@ -10,12 +10,9 @@ PERFABI_CASE(
 	.probe = pa_probe_priv,
 ) {
 	static char path[4096 + 64];
-	struct perf_event_attr attr = pa_sw_attr(0);
-	int want = pa_expected_errno(PA_NEED_UPROBE_PMU);
+	struct perf_event_attr attr = pa_uprobe_attr((uint64_t)(uintptr_t)path, 0);
 
 	memset(path, 'a', sizeof(path) - 1);
 	path[0] = '/';
-	attr.type = (uint32_t)pa_pmu_type("uprobe");
-	attr.uprobe_path = (uint64_t)(uintptr_t)path;
-	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, want ? want : E2BIG);
+	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, pa_expected_errno_or(PA_NEED_UPROBE_PMU, E2BIG));
 }

@@ -52,6 +52,13 @@ bool pa_paranoid_restricts_all(void)
 	return cached;
 }
 
+int pa_expected_errno_or(enum pa_need need, int err)
+{
+	int perm = pa_expected_errno(need);
+
+	return perm ? perm : err;
+}
+
 int pa_expected_errno(enum pa_need need)
 {
 	int level = pa_paranoid();

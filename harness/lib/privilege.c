@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -124,6 +125,57 @@ struct perf_event_attr pa_tp_attr(uint64_t id)
 	a.disabled = 1;
 	a.exclude_hv = 1;
 	return a;
+}
+
+struct perf_event_attr pa_uprobe_attr(uint64_t path, uint64_t offset)
+{
+	struct perf_event_attr a = pa_sw_attr(0);
+	int type = pa_pmu_type("uprobe");
+
+	if (type < 0)
+		pa_skip("no 'uprobe' PMU in /sys/bus/event_source/devices");
+	a.type = (uint32_t)type;
+	a.uprobe_path = path;
+	a.probe_offset = offset;
+	return a;
+}
+
+struct perf_event_attr pa_kprobe_attr(const char *func, bool retprobe)
+{
+	struct perf_event_attr a = pa_sw_attr(0);
+	int type = pa_pmu_type("kprobe");
+
+	if (type < 0)
+		pa_skip("no 'kprobe' PMU in /sys/bus/event_source/devices");
+	a.type = (uint32_t)type;
+	a.config = retprobe ? 1 : 0;	/* format/retprobe: config:0 */
+	a.exclude_kernel = 0;
+	a.kprobe_func = (uint64_t)(uintptr_t)func;
+	a.probe_offset = 0;
+	return a;
+}
+
+int pa_kprobe_expected_errno(void)
+{
+	return pa_expected_errno_or(PA_NEED_KERNEL, pa_expected_errno(PA_NEED_KPROBE_PMU));
+}
+
+void pa_expect_getppid_count(struct perf_event_attr *attr, int want, int n)
+{
+	int fd = EXPECT_OPEN_RESULT(attr, 0, -1, -1, 0, want);
+
+	if (fd < 0)
+		return;
+	syscall(SYS_getppid);		/* not counted: disabled */
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (int i = 0; i < n; i++) {
+		syscall(SYS_getppid);
+		syscall(SYS_getpid);	/* not counted: another function */
+	}
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	syscall(SYS_getppid);		/* not counted: disabled again */
+	EXPECT_EQ(pa_read_one(fd), (uint64_t)n);
+	close(fd);
 }
 
 long pa_elf_sym_offset(const char *path, const char *name)
