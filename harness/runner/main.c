@@ -22,6 +22,66 @@ static void on_stop(int sig)
 	stop_sig = sig;
 }
 
+/* The commonest skip reasons, digits folded ("uid 65534" -> "uid N"), so
+ * that a reader sees at once why results were skipped. */
+static void print_skip_reasons(FILE *f, const struct pa_result *r, int n)
+{
+	enum { MAX = 64, TOP = 8 };
+	struct { char why[160]; int count; } t[MAX];
+	int nt = 0, skips = 0;
+
+	for (int i = 0; i < n; i++) {
+		char why[160];
+		int j, k = 0;
+
+		if (r[i].outcome != PA_SKIP)
+			continue;
+		skips++;
+		for (const char *s = r[i].detail; *s && k < (int)sizeof(why) - 1; s++) {
+			if (*s >= '0' && *s <= '9') {
+				while (s[1] >= '0' && s[1] <= '9')
+					s++;
+				why[k++] = 'N';
+			} else {
+				why[k++] = *s;
+			}
+		}
+		why[k] = 0;
+		for (j = 0; j < nt && strcmp(t[j].why, why); j++)
+			;
+		if (j == nt) {
+			if (nt == MAX)
+				continue;	/* counted in skips, not listed */
+			snprintf(t[nt].why, sizeof(t[nt].why), "%s", why);
+			t[nt++].count = 0;
+		}
+		t[j].count++;
+	}
+	if (!skips)
+		return;
+	fprintf(f, "# skipped %d: the commonest reasons\n", skips);
+	for (int shown = 0; shown < TOP && shown < nt; shown++) {
+		int best = shown;
+
+		for (int j = shown + 1; j < nt; j++)
+			if (t[j].count > t[best].count)
+				best = j;
+		if (best != shown) {
+			char tmp[sizeof(t[0].why)];
+			int c = t[shown].count;
+
+			memcpy(tmp, t[shown].why, sizeof(tmp));
+			memcpy(t[shown].why, t[best].why, sizeof(tmp));
+			t[shown].count = t[best].count;
+			memcpy(t[best].why, tmp, sizeof(tmp));
+			t[best].count = c;
+		}
+		fprintf(f, "#   %5d  %s\n", t[shown].count, t[shown].why);
+	}
+	if (nt > TOP)
+		fprintf(f, "#          and %d other reasons (run.tap has each)\n", nt - TOP);
+}
+
 static const char *default_cases_dir(char *buf, size_t len)
 {
 	char self[PATH_MAX];
@@ -490,6 +550,7 @@ int main(int argc, char **argv)
 		printf("# ABI map: the cases run cover %d of %d elements (%d more untestable with a reason, %d without a case)\n",
 		       abi.covered, abi.total, abi.untestable, abi.missing);
 	pa_matrix_totals(stdout, &plan, res, done);
+	print_skip_reasons(stdout, res, done);
 	pa_print_totals(stdout, &counts);
 	if (counts.n[PA_FAIL])
 		rc = 1;
