@@ -414,6 +414,14 @@ bool pa_perf_cgroup(char *root, size_t rlen, char *own, size_t olen);
 /* Load a two-instruction socket-filter BPF program named `name` (needs
  * bpf() permission): its fd, with its id and 8-byte tag; -errno on error. */
 int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8]);
+/* Records a BPF program load left in r (consumed first, so only the
+ * load's count): KSYMBOL and BPF_EVENT records, and of the latter those of
+ * type PERF_BPF_EVENT_PROG_LOAD (1) naming the loaded program. SKIP when
+ * the program cannot be loaded. */
+struct pa_bpf_load_seen {
+	int ksymbol, bpf_event, prog_load;
+};
+struct pa_bpf_load_seen pa_bpf_load_records(struct pa_ring *r, const char *name);
 /* Map the AUX area (aux_pages, a power of two) right after r's mapping,
  * setting aux_offset/aux_size first; fails and ends the case on error. */
 void *pa_ring_map_aux(struct pa_ring *r, unsigned aux_pages);

@@ -14,26 +14,13 @@ PERFABI_CASE(
 	.root = true,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	const struct perf_event_header *h;
-	int fd, prog, nk = 0, nb = 0;
+	struct pa_bpf_load_seen seen;
 	struct pa_ring r;
-	uint32_t id;
-	uint8_t tag[8];
 
 	attr.disabled = 0;
 	attr.ksymbol = 1;
-	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
-	pa_ring_map(&r, fd, 8);
-	prog = pa_bpf_load_trivial("pa_attr_ksym", &id, tag);
-	if (prog < 0)
-		pa_skip("cannot load a BPF program: %s", pa_errno_name(-prog));
-	while ((h = pa_ring_next(&r))) {
-		nk += h->type == PERF_RECORD_KSYMBOL;
-		nb += h->type == PERF_RECORD_BPF_EVENT;
-	}
-	EXPECT_GE(nk, 1);
-	EXPECT_EQ(nb, 0);
-	close(prog);
-	pa_ring_unmap(&r);
-	close(fd);
+	pa_ring_map(&r, ASSERT_OPEN(&attr, 0, -1, -1, 0), 8);
+	seen = pa_bpf_load_records(&r, "pa_attr_ksym");
+	EXPECT_GE(seen.ksymbol, 1);
+	EXPECT_EQ(seen.bpf_event, 0);
 }

@@ -638,3 +638,33 @@ const struct perf_event_header *pa_ring_find_pid(struct pa_ring *r, uint32_t typ
 	}
 	return NULL;
 }
+
+struct pa_bpf_load_seen pa_bpf_load_records(struct pa_ring *r, const char *name)
+{
+	struct pa_bpf_load_seen seen = { 0, 0, 0 };
+	const struct perf_event_header *h;
+	uint32_t id;
+	uint8_t tag[8];
+	int prog;
+
+	while (pa_ring_next(r))
+		;
+	prog = pa_bpf_load_trivial(name, &id, tag);
+	if (prog < 0)
+		pa_skip("cannot load a BPF program: %s", pa_errno_name(-prog));
+	while ((h = pa_ring_next(r))) {
+		seen.ksymbol += h->type == PERF_RECORD_KSYMBOL;
+		if (h->type == PERF_RECORD_BPF_EVENT) {
+			/* {u16 type, u16 flags, u32 id, u8 tag[8]} */
+			uint16_t type;
+			uint32_t rid;
+
+			memcpy(&type, h + 1, sizeof(type));
+			memcpy(&rid, (const char *)(h + 1) + 4, sizeof(rid));
+			seen.bpf_event++;
+			seen.prog_load += type == 1 && rid == id;
+		}
+	}
+	close(prog);
+	return seen;
+}
