@@ -436,6 +436,10 @@ struct perf_event_attr pa_bp_attr(uint32_t bp_type, const void *addr,
 				  uint64_t len);
 /* read() of an event whose read_format is 0: its one u64 value. */
 uint64_t pa_read_one(int fd);
+/* Open attr (a page-fault counter) on this task, ENABLE, and return how
+ * much its value grew while a forked child (or, with thread, a new thread)
+ * touched `pages` fresh pages and was reaped (joined). */
+uint64_t pa_child_faults_delta(struct perf_event_attr *attr, int pages, bool thread);
 /* PERF_RECORD_READ of an event with read_format PERF_FORMAT_ID. */
 struct pa_read_rec {
 	struct perf_event_header h;

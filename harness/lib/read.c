@@ -2,6 +2,7 @@
 /* Helpers for the read/ioctl/inherit/breakpoint cases. */
 #include "perfabi.h"
 
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
@@ -65,4 +66,35 @@ const struct pa_read_rec *pa_inherit_stat_read_record(struct perf_event_attr *at
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	h = pa_ring_find_pid(&r, PERF_RECORD_READ, *child);
 	return (const struct pa_read_rec *)h;
+}
+
+static void *touch_thread(void *pages)
+{
+	pa_touch_pages((int)(intptr_t)pages);
+	return NULL;
+}
+
+uint64_t pa_child_faults_delta(struct perf_event_attr *attr, int pages, bool thread)
+{
+	int fd = ASSERT_OPEN(attr, 0, -1, -1, 0), st = 0;
+	uint64_t before;
+	pthread_t t;
+	pid_t pid;
+
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	before = pa_read_one(fd);
+	if (thread) {
+		ASSERT_EQ(pthread_create(&t, NULL, touch_thread, (void *)(intptr_t)pages), 0);
+		ASSERT_EQ(pthread_join(t, NULL), 0);
+	} else {
+		pid = fork();
+		ASSERT_NE(pid, -1);
+		if (pid == 0) {
+			pa_touch_pages(pages);
+			_exit(0);
+		}
+		ASSERT_EQ(waitpid(pid, &st, 0), pid);
+		ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	return pa_read_one(fd) - before;
 }
