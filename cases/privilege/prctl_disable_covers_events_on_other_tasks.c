@@ -1,11 +1,6 @@
 #include "perfabi.h"
 #include <sys/prctl.h>
 
-static void touch(int n)
-{
-	pa_touch_pages(n);
-}
-
 PERFABI_CASE(
 	.assertion = "PR_TASK_PERF_EVENTS_DISABLE acts on the events the caller created, wherever they are attached: a counter the caller opened on its child stops too",
 	.ref = "perf_event_open(2), \"This applies only to events created locally by the calling process\"; kernel/events/core.c perf_event_task_disable() walks current->perf_event_list (owner)",
@@ -28,10 +23,10 @@ PERFABI_CASE(
 	}
 	ASSERT_OK(prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
 	n = pa_read_one(fd);
-	pa_puppet_run(&p, touch, 32);
+	pa_puppet_run(&p, pa_work_pages, 32);
 	EXPECT_EQ(pa_read_one(fd), n);
 	ASSERT_OK(prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
-	pa_puppet_run(&p, touch, 32);
+	pa_puppet_run(&p, pa_work_pages, 32);
 	EXPECT_GE(pa_read_one(fd), n + 32);
 	close(fd);
 	pa_puppet_stop(&p);

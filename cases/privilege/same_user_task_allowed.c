@@ -1,10 +1,5 @@
 #include "perfabi.h"
 
-static void touch(int n)
-{
-	pa_touch_pages(n);
-}
-
 PERFABI_CASE(
 	.assertion = "attaching to another task of the same user (a forked child) is allowed without privilege and counts what that task does",
 	.ref = "perf_event_open(2), Arguments \"pid > 0 ... measures the specified process/thread\"; kernel/events/core.c perf_check_permission() (ptrace_may_access, same uid)",
@@ -25,7 +20,7 @@ PERFABI_CASE(
 		return;
 	}
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	pa_puppet_run(&p, touch, 32);
+	pa_puppet_run(&p, pa_work_pages, 32);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	n = pa_read_one(fd);
 	EXPECT_GE(n, 32);
