@@ -350,10 +350,13 @@ int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen)
 		char more[700];
 		size_t used = strlen(p->notes);
 
-		if (pa_sysctls_restore("/proc/sys", p->state_dir, more, sizeof(more)) && more[0])
+		int left = pa_sysctls_restore("/proc/sys", p->state_dir, more, sizeof(more));
+
+		if (left && more[0])
 			snprintf(p->notes + used, sizeof(p->notes) - used, "%s%s (left by an earlier run that was killed)",
 				 used ? "\n" : "", more);
-		p->sysctls_saved = !pa_sysctls_save("/proc/sys", p->state_dir);
+		/* a leftover that could not be put back keeps its file */
+		p->sysctls_saved = left >= 0 && !pa_sysctls_save("/proc/sys", p->state_dir);
 	}
 	return 0;
 }
