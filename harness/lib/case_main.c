@@ -36,26 +36,15 @@ int pa_restore_sysctls(struct pa_shared *s)
 	int bad = 0;
 
 	/* newest first, so a value changed twice ends at the very first one */
-	for (int i = s->nsaved - 1; i >= 0; i--) {
-		char path[256];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/sys/%s", s->saved[i].name);
-		f = fopen(path, "we");
-		if (!f || fprintf(f, "%s\n", s->saved[i].value) < 0) {
-			bad++;
-		}
-		if (f && fclose(f))
-			bad++;
-	}
+	for (int i = s->nsaved - 1; i >= 0; i--)
+		bad += pa_sysctl_write_at("/proc/sys", s->saved[i].name, s->saved[i].value) != 0;
 	s->nsaved = 0;
 	return bad;
 }
 
 int pa_sysctl_write(const char *name, const char *value)
 {
-	char path[256], old[256];
-	FILE *f;
+	char old[256];
 	int i;
 
 	for (i = 0; i < pa_state->nsaved; i++)
@@ -73,17 +62,7 @@ int pa_sysctl_write(const char *name, const char *value)
 		snprintf(pa_state->saved[i].value, sizeof(pa_state->saved[i].value), "%s", old);
 		pa_state->nsaved++;
 	}
-	snprintf(path, sizeof(path), "/proc/sys/%s", name);
-	f = fopen(path, "we");
-	if (!f)
-		return -1;
-	if (fprintf(f, "%s\n", value) < 0) {
-		int e = errno;
-		fclose(f);
-		errno = e;
-		return -1;
-	}
-	return fclose(f) ? -1 : 0;
+	return pa_sysctl_write_at("/proc/sys", name, value);
 }
 
 /* Kill and reap every descendant: the body's process group first, then any

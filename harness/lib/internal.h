@@ -76,6 +76,10 @@ struct pa_shared {
 extern struct pa_shared *pa_state;
 /* Count one evaluated assertion (a pass with none is a silent pass). */
 void pa_checked(void);
+/* A sysctl under procsys ("/proc/sys", or a fake tree in unit tests):
+ * its first line without the newline / write value and a newline. */
+int pa_sysctl_read_at(const char *procsys, const char *name, char *buf, size_t len);
+int pa_sysctl_write_at(const char *procsys, const char *name, const char *value);
 /* Put back every saved sysctl; returns how many failed to restore. */
 int pa_restore_sysctls(struct pa_shared *s);
 #endif

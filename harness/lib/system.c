@@ -9,12 +9,12 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 
-int pa_sysctl_read(const char *name, char *buf, size_t len)
+int pa_sysctl_read_at(const char *procsys, const char *name, char *buf, size_t len)
 {
-	char path[256];
+	char path[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/sys/%s", name);
+	snprintf(path, sizeof(path), "%s/%s", procsys, name);
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
@@ -25,6 +25,30 @@ int pa_sysctl_read(const char *name, char *buf, size_t len)
 	fclose(f);
 	buf[strcspn(buf, "\n")] = 0;
 	return 0;
+}
+
+int pa_sysctl_write_at(const char *procsys, const char *name, const char *value)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", procsys, name);
+	f = fopen(path, "we");
+	if (!f)
+		return -1;
+	if (fprintf(f, "%s\n", value) < 0) {
+		int e = errno;
+
+		fclose(f);
+		errno = e;
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;	/* the kernel's answer comes at the flush */
+}
+
+int pa_sysctl_read(const char *name, char *buf, size_t len)
+{
+	return pa_sysctl_read_at("/proc/sys", name, buf, len);
 }
 
 long pa_sysctl_long(const char *name)

@@ -8,8 +8,6 @@
  */
 #include "runner.h"
 
-#include <fcntl.h>
-
 static const char *const run_sysctls[] = {
 	"kernel/perf_event_max_sample_rate",
 	"kernel/perf_cpu_time_max_percent",
@@ -17,38 +15,6 @@ static const char *const run_sysctls[] = {
 	"kernel/perf_event_max_stack",
 	"kernel/perf_event_max_contexts_per_stack",
 };
-
-static int read_value(const char *procsys, const char *name, char *buf, size_t len)
-{
-	char path[512];
-	FILE *f;
-	bool ok;
-
-	snprintf(path, sizeof(path), "%s/%s", procsys, name);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-static int write_value(const char *procsys, const char *name, const char *value)
-{
-	char path[512];
-	FILE *f;
-	int bad;
-
-	snprintf(path, sizeof(path), "%s/%s", procsys, name);
-	f = fopen(path, "we");
-	if (!f)
-		return -1;
-	bad = fprintf(f, "%s\n", value) < 0;
-	return fclose(f) || bad ? -1 : 0;
-}
 
 int pa_sysctls_save(const char *procsys, const char *dir)
 {
@@ -61,7 +27,7 @@ int pa_sysctls_save(const char *procsys, const char *dir)
 	if (!f)
 		return -1;
 	for (size_t i = 0; i < sizeof(run_sysctls) / sizeof(run_sysctls[0]); i++)
-		if (!read_value(procsys, run_sysctls[i], v, sizeof(v)))
+		if (!pa_sysctl_read_at(procsys, run_sysctls[i], v, sizeof(v)))
 			fprintf(f, "%s\t%s\n", run_sysctls[i], v);
 	if (fflush(f) || fsync(fileno(f)) || fclose(f)) {
 		unlink(tmp);
@@ -90,10 +56,10 @@ int pa_sysctls_restore(const char *procsys, const char *dir, char *note, size_t 
 		*tab = 0;
 		value = tab + 1;
 		value[strcspn(value, "\n")] = 0;
-		if (read_value(procsys, line, now, sizeof(now)) || !strcmp(now, value))
+		if (pa_sysctl_read_at(procsys, line, now, sizeof(now)) || !strcmp(now, value))
 			continue;
 		changed++;
-		if (write_value(procsys, line, value))
+		if (pa_sysctl_write_at(procsys, line, value))
 			failed++;
 		if (used < len)
 			used += (size_t)snprintf(note + used, len - used,
