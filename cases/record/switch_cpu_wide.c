@@ -21,13 +21,10 @@ PERFABI_CASE(
 	struct timespec ts = { 0, 2000000 };
 	const struct perf_event_header *h;
 	struct pa_ring r;
-	cpu_set_t set;
 	int fd, cpu, want = pa_expected_errno(PA_NEED_CPU), out = 0, in = 0;
 
 	cpu = sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	ASSERT_OK(sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_OK(pa_pin_cpu(cpu));
 	attr.disabled = 0;
 	attr.context_switch = 1;
 	attr.sample_id_all = 1;

@@ -11,15 +11,12 @@ PERFABI_CASE(
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
 	struct pa_ring r;
 	struct pa_sample s;
-	cpu_set_t set;
 	int fd, cpu;
 
 	/* Pin to the CPU we are on, so the sample's CPU is known. */
 	cpu = sched_getcpu();
 	ASSERT_GE(cpu, 0);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	ASSERT_OK(sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_OK(pa_pin_cpu(cpu));
 	attr.sample_type = PERF_SAMPLE_CPU;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);

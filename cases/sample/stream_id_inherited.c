@@ -15,7 +15,6 @@ PERFABI_CASE(
 	struct pa_ring r;
 	struct pa_sample s;
 	uint64_t id = 0, other = 0;
-	cpu_set_t set;
 	int fd, cpu, st, found = 0;
 	pid_t child;
 
@@ -26,9 +25,7 @@ PERFABI_CASE(
 	ASSERT_OPEN(&extra, 0, -1, -1, 0);
 	/* An inherited event can only be mmapped when bound to a CPU. */
 	cpu = sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	ASSERT_OK(sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_OK(pa_pin_cpu(cpu));
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID;
 	attr.inherit = 1;
 	fd = ASSERT_OPEN(&attr, 0, cpu, -1, 0);
