@@ -463,11 +463,10 @@ uint64_t pa_busy_loop(uint64_t iters);
  * `pages` fresh pages touched (pa_touch_pages). */
 void pa_work_loop(int millions);
 void pa_work_pages(int pages);
+/* Spin until this thread has used `ms` milliseconds of CPU time. */
+void pa_work_cpu_ms(int ms);
 /* RESET + ENABLE fd, run work(arg), DISABLE, read the one u64 value. */
 uint64_t pa_count_over(int fd, void (*work)(int), int arg);
-/* ENABLE fd, spin until this thread has used `ms` ms of CPU time, DISABLE,
- * and read the one u64 value. */
-uint64_t pa_count_over_cpu_time(int fd, int ms);
 /* Pin the calling thread to one CPU (sched_setaffinity's return). */
 int pa_pin_cpu(int cpu);
 /* The CPUs this thread may run on, ascending, at most max: how many. */

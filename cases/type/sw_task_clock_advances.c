@@ -9,7 +9,7 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_TASK_CLOCK);
 	int fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	uint64_t n = pa_count_over_cpu_time(fd, 100);
+	uint64_t n = pa_count_over(fd, pa_work_cpu_ms, 100);
 
 	pa_diag("%llu ns", (unsigned long long)n);
 	EXPECT_GE(n, 50000000u);

@@ -290,15 +290,10 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t pa_count_over_cpu_time(int fd, int ms)
+void pa_work_cpu_ms(int ms)
 {
-	uint64_t start, n = 0;
+	uint64_t start = thread_cpu_ns();
 
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	start = thread_cpu_ns();
 	while (thread_cpu_ns() - start < (uint64_t)ms * 1000000u)
 		pa_busy_loop(10000);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	pa_read_u64(fd, &n, 1);
-	return n;
 }

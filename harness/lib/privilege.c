@@ -160,6 +160,14 @@ int pa_kprobe_expected_errno(void)
 	return pa_expected_errno_or(PA_NEED_KERNEL, pa_expected_errno(PA_NEED_KPROBE_PMU));
 }
 
+static void getppid_calls(int n)
+{
+	for (int i = 0; i < n; i++) {
+		syscall(SYS_getppid);
+		syscall(SYS_getpid);	/* not counted: another function */
+	}
+}
+
 void pa_expect_getppid_count(struct perf_event_attr *attr, int want, int n)
 {
 	int fd = EXPECT_OPEN_RESULT(attr, 0, -1, -1, 0, want);
@@ -167,12 +175,7 @@ void pa_expect_getppid_count(struct perf_event_attr *attr, int want, int n)
 	if (fd < 0)
 		return;
 	syscall(SYS_getppid);		/* not counted: disabled */
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	for (int i = 0; i < n; i++) {
-		syscall(SYS_getppid);
-		syscall(SYS_getpid);	/* not counted: another function */
-	}
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	pa_count_over(fd, getppid_calls, n);
 	syscall(SYS_getppid);		/* not counted: disabled again */
 	EXPECT_EQ(pa_read_one(fd), (uint64_t)n);
 	close(fd);
