@@ -252,22 +252,11 @@ static void journal_path(const char *dir, char *buf, size_t len)
 
 int pa_journal_write(const char *dir, int level)
 {
-	char path[300], tmp[310], line[64];
-	int fd;
+	char path[300], line[64];
 
 	journal_path(dir, path, sizeof(path));
-	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
 	snprintf(line, sizeof(line), "kernel/perf_event_paranoid\t%d\n", level);
-	if (write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd)) {
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	close(fd);
-	return rename(tmp, path);
+	return pa_write_file_durably(path, line);
 }
 
 int pa_journal_replay(const char *dir, int (*set_level)(int))

@@ -60,6 +60,9 @@ void pa_print_totals(FILE *f, const struct pa_counts *c);
  * (root only); 1 mounted, 0 nothing to do, -1 failed; note says which. */
 int pa_private_mounts(char *note, size_t len);
 
+/* Replace path with text so that a crash leaves the old or the new file
+ * whole (written to path.new, fsync, rename): the run's state files. */
+int pa_write_file_durably(const char *path, const char *text);
 /* Save the perf sysctls a run may change (besides perf_event_paranoid)
  * into dir/sysctls; restore those that differ from it and drop the file.
  * restore returns how many it put back (-1: some failed, file kept), with

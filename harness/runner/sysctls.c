@@ -8,6 +8,9 @@
  */
 #include "runner.h"
 
+#include <fcntl.h>
+#include <limits.h>
+
 static const char *const run_sysctls[] = {
 	"kernel/perf_event_max_sample_rate",
 	"kernel/perf_cpu_time_max_percent",
@@ -16,24 +19,36 @@ static const char *const run_sysctls[] = {
 	"kernel/perf_event_max_contexts_per_stack",
 };
 
-int pa_sysctls_save(const char *procsys, const char *dir)
+int pa_write_file_durably(const char *path, const char *text)
 {
-	char path[300], tmp[310], v[128];
-	FILE *f;
+	char tmp[PATH_MAX];
+	size_t len = strlen(text);
+	int fd, bad;
 
-	snprintf(path, sizeof(path), "%s/sysctls", dir);
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	f = fopen(tmp, "we");
-	if (!f)
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
 		return -1;
-	for (size_t i = 0; i < sizeof(run_sysctls) / sizeof(run_sysctls[0]); i++)
-		if (!pa_sysctl_read_at(procsys, run_sysctls[i], v, sizeof(v)))
-			fprintf(f, "%s\t%s\n", run_sysctls[i], v);
-	if (fflush(f) || fsync(fileno(f)) || fclose(f)) {
+	bad = write(fd, text, len) != (ssize_t)len || fsync(fd);
+	if (close(fd) || bad) {
 		unlink(tmp);
 		return -1;
 	}
 	return rename(tmp, path);
+}
+
+int pa_sysctls_save(const char *procsys, const char *dir)
+{
+	char path[300], text[1024], v[128];
+	size_t used = 0;
+
+	snprintf(path, sizeof(path), "%s/sysctls", dir);
+	text[0] = 0;
+	for (size_t i = 0; i < sizeof(run_sysctls) / sizeof(run_sysctls[0]); i++)
+		if (!pa_sysctl_read_at(procsys, run_sysctls[i], v, sizeof(v)) && used < sizeof(text))
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s\t%s\n",
+						 run_sysctls[i], v);
+	return pa_write_file_durably(path, text);
 }
 
 int pa_sysctls_restore(const char *procsys, const char *dir, char *note, size_t len)
