@@ -644,6 +644,7 @@ static void overview_html(FILE *f, const struct rp_matrix *m, const struct rp_ru
 			const struct rp_run *run = &runs->v[k];
 			int n;
 			enum rp_outcome o = worst(run, m->cases[i], &n);
+			const char *v;
 
 			fprintf(f, "<td class=\"%s first\" title=\"", outcome_names[o]);
 			rp_xml_str(f, run->label);
@@ -665,8 +666,9 @@ static void overview_html(FILE *f, const struct rp_matrix *m, const struct rp_ru
 				}
 			}
 			fprintf(f, "\">%s", sym[o]);
-			if (o == RP_PASS && *variant(run, m->cases[i]))
-				fprintf(f, " <small>%s</small>", variant(run, m->cases[i]));
+			v = o == RP_PASS ? variant(run, m->cases[i]) : "";
+			if (*v)
+				fprintf(f, " <small>%s</small>", v);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);

@@ -41,7 +41,6 @@ void pa_fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	pa_checked();
 	__atomic_add_fetch(&pa_state->failures, 1, __ATOMIC_SEQ_CST);
 	if (!pa_state->first_failure[0]) {
 		va_start(ap, fmt);

@@ -24,10 +24,20 @@ static void on_stop(int sig)
 
 /* The commonest skip reasons, digits folded ("uid 65534" -> "uid N"), so
  * that a reader sees at once why results were skipped. */
+struct skip_reason {
+	char why[160];
+	int count;
+};
+
+static int by_count_desc(const void *a, const void *b)
+{
+	return ((const struct skip_reason *)b)->count - ((const struct skip_reason *)a)->count;
+}
+
 static void print_skip_reasons(FILE *f, const struct pa_result *r, int n)
 {
 	enum { MAX = 64, TOP = 8 };
-	struct { char why[160]; int count; } t[MAX];
+	struct skip_reason t[MAX];
 	int nt = 0, skips = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -59,25 +69,10 @@ static void print_skip_reasons(FILE *f, const struct pa_result *r, int n)
 	}
 	if (!skips)
 		return;
+	qsort(t, (size_t)nt, sizeof(t[0]), by_count_desc);
 	fprintf(f, "# skipped %d: the commonest reasons\n", skips);
-	for (int shown = 0; shown < TOP && shown < nt; shown++) {
-		int best = shown;
-
-		for (int j = shown + 1; j < nt; j++)
-			if (t[j].count > t[best].count)
-				best = j;
-		if (best != shown) {
-			char tmp[sizeof(t[0].why)];
-			int c = t[shown].count;
-
-			memcpy(tmp, t[shown].why, sizeof(tmp));
-			memcpy(t[shown].why, t[best].why, sizeof(tmp));
-			t[shown].count = t[best].count;
-			memcpy(t[best].why, tmp, sizeof(tmp));
-			t[best].count = c;
-		}
-		fprintf(f, "#   %5d  %s\n", t[shown].count, t[shown].why);
-	}
+	for (int i = 0; i < TOP && i < nt; i++)
+		fprintf(f, "#   %5d  %s\n", t[i].count, t[i].why);
 	if (nt > TOP)
 		fprintf(f, "#          and %d other reasons (run.tap has each)\n", nt - TOP);
 }
