@@ -83,6 +83,10 @@ struct pa_case {
 	bool root;		/* uid 0 (for set-up such as sysctls) */
 	uint64_t caps;		/* PA_CAP(...) bits needed in the effective set */
 	const char *paranoid;	/* perf_event_paranoid range "lo..hi" */
+	const char *features;	/* optional kernel features, probed at run
+				 * time, space separated: ns:net ns:uts
+				 * ns:ipc ns:pid ns:user ns:cgroup ns:time
+				 * cgroup bpf hrtimer (see harness/lib/features.c) */
 	const char *(*probe)(void); /* feature probe: NULL ok, else reason */
 
 	/* how it runs */
@@ -129,6 +133,13 @@ int pa_pmu_type(const char *pmu);	/* -1 when absent */
 bool pa_hw_pmu_present(const char **reason);
 const char *pa_tracefs(void);		/* mount point or NULL */
 long pa_tracepoint_id(const char *sys, const char *event); /* -1: absent */
+
+/* NULL when every feature of the space-separated list is present, else
+ * the reason the first missing one is missing (static storage). Unknown
+ * names are reported as such. */
+const char *pa_features_missing(const char *features);
+/* Is name a feature pa_features_missing() knows? */
+bool pa_feature_known(const char *name);
 
 /* ---- the documented permission rules ------------------------------------ */
 enum pa_need {
@@ -411,6 +422,24 @@ const struct perf_event_header *pa_ring_sample(struct pa_ring *r,
  * with perf_event, else cgroup2): its mount point in root, and this task's
  * directory in it in own. false when there is none. */
 bool pa_perf_cgroup(char *root, size_t rlen, char *own, size_t olen);
+/* A fresh cgroup "<root>/<prefix><pid>" in that hierarchy (in a private
+ * cgroup2 mount where none is mounted, if mount_if_missing), after removing
+ * the empty ones a killed earlier run left. It is checked to have
+ * perf_event state (a cgroup event on it opens); where the kernel's cgroup2
+ * design gives it none, or no cgroup can be made, the case SKIPs with the
+ * reason, after undoing. Needs root (a cgroup event is CPU-wide). */
+struct pa_cgroup {
+	char root[2048];	/* the hierarchy's mount point */
+	char dir[2200];		/* the new cgroup's directory */
+	char name[64];		/* its path below root: "/<prefix><pid>" */
+	char tmp[64];		/* the private mount, if one was made */
+	bool v2;		/* root is a cgroup2 hierarchy */
+};
+void pa_cgroup_new(struct pa_cgroup *cg, const char *prefix, bool mount_if_missing);
+/* Remove the cgroup (waiting while it is busy) and the private mount. */
+void pa_cgroup_remove(struct pa_cgroup *cg);
+/* Move pid into the cgroup: 0, or -1 with errno. */
+int pa_cgroup_enter(const struct pa_cgroup *cg, pid_t pid);
 /* Load a two-instruction socket-filter BPF program named `name` (needs
  * bpf() permission): its fd, with its id and 8-byte tag; -errno on error. */
 int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8]);

@@ -41,6 +41,11 @@ KERNEL is one of
                                 no modules are loaded, so it needs built
                                 in: the 8250 serial console, devtmpfs,
                                 gzip initramfs, perf events
+  build:SOURCE[:VARIANT]        a minimal kernel built from source by
+                                harness/kernel.sh (./run.sh kernel build):
+                                SOURCE 6.12 or 6.1 (Debian's linux-source)
+                                or a kernel tree; VARIANT e.g. noacpi.
+                                Built (incrementally) before it boots
 
 Options:
   --timeout MIN       wall-clock limit per VM in minutes (default 20);
@@ -115,7 +120,7 @@ done
 
 # ------------------------------------------------------ kernel resolution
 # Each kernel becomes: label, package ('' for a file) and image path.
-k_label=() k_pkg=() k_ver=() k_file=()
+k_label=() k_pkg=() k_ver=() k_file=() k_build=()
 
 APT_REFRESHED=0
 apt_refresh() { # once per run, as root: fresh package lists (a new machine
@@ -166,8 +171,32 @@ resolve_series() { # 6.12 / 6.12-rt / 6.12-cloud -> newest package name
 
 for k in "${kernels[@]}"; do
 	label=${k##*/}
+	if [[ $k == build:* ]]; then
+		# build:SOURCE[:VARIANT]: checked now, built in turn below
+		spec=${k#build:} variant=
+		if [[ $spec == *:* ]] && [ -f "fixtures/kernel/${spec##*:}.config" ]; then
+			variant=${spec##*:}
+			spec=${spec%:*}
+		fi
+		case "$spec" in
+		6.1|6.12) label=$spec-src ;;
+		*) [ -d "$spec" ] && [ -d "$spec/kernel/events" ] ||
+			die "bad kernel '$k': build:6.12, build:6.1 or build:DIR with DIR a kernel tree, optionally :VARIANT (see ./run.sh kernel --help)"
+		   spec=$(cd "$spec" && pwd -P)
+		   label=$(basename "$spec")-src ;;
+		esac
+		label=$label${variant:+-$variant}
+		k_label+=("$label") k_pkg+=("") k_ver+=("") k_file+=("")
+		k_build+=("$spec${variant:+ --variant $variant}")
+		continue
+	fi
+	k_build+=("")
 	if [[ $k == */* || -f $k ]]; then
-		[ -f "$k" ] || die "kernel image '$k' does not exist"
+		runner_hint=
+		if [[ $k == *[*?[]* ]] || [ -d "cases/${k%%/*}" ]; then
+			runner_hint="; case patterns and runner options go after '--': ./run.sh --vm KERNEL -- '$k'"
+		fi
+		[ -f "$k" ] || die "kernel image '$k' does not exist$runner_hint"
 		k_label+=("$label") k_pkg+=("") k_ver+=("") k_file+=("$(readlink -f "$k")")
 		continue
 	fi
@@ -261,6 +290,7 @@ file_config() { # image -> config next to it, if any
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/perfabi-vm.XXXXXX") || die "cannot create a work directory"
 cleanup() {
 	[ -n "${tailpid:-}" ] && kill "$tailpid" 2>/dev/null
+	[ -n "${watchpid:-}" ] && kill "$watchpid" 2>/dev/null
 	[ -n "${qpid:-}" ] && kill "$qpid" 2>/dev/null
 	[ "$KEEP" = 1 ] && { say "work files kept in $WORK"; return; }
 	rm -rf "$WORK"
@@ -302,6 +332,24 @@ kvm_probe() { # image -> 0 when a KVM guest gets as far as mounting root
 	fi
 	PROBE_WHY=$(grep -m1 -i -e error -e assert <<<"$out" | sed "s/^[^A-Za-z]*//" || echo "no boot within 15 s")
 	return 1
+}
+
+# A guest that printed its results but does not end (a kernel that can
+# neither power off nor reboot under -no-reboot) is stopped by the host.
+end_watch() { # raw-console pid flag-file
+	local raw=$1 pid=$2 flag=$3 n
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -q '===PERFABI-RESULTS-END rc=' "$raw" 2>/dev/null; then
+			for ((n = 0; n < 40; n++)); do
+				kill -0 "$pid" 2>/dev/null || return 0
+				sleep 0.5
+			done
+			: >"$flag"
+			kill "$pid" 2>/dev/null
+			return 0
+		fi
+		sleep 1
+	done
 }
 
 # ------------------------------------------------------------ JSON helper
@@ -426,7 +474,18 @@ for i in "${!k_label[@]}"; do
 	mkdir -p "$out"
 	say "=== $label${pkg:+ ($pkg $ver)}"
 	IMAGE='' CONFIG=''
-	if [ -n "$pkg" ]; then
+	if [ -n "${k_build[$i]}" ]; then
+		# shellcheck disable=SC2086 # "SOURCE --variant V"
+		if IMAGE=$(harness/kernel.sh build ${k_build[$i]}) && [ -f "$IMAGE" ]; then
+			CONFIG=$(file_config "$IMAGE")
+			ver=$(cat "$(dirname "$IMAGE")/../../../include/config/kernel.release" 2>/dev/null)
+		else
+			say "$label: the kernel build failed; skipping this kernel"
+			summary+=("$(printf '%-14s %-8s %s' "$label" "-" "build failed: ${k_build[$i]}")")
+			status=1
+			continue
+		fi
+	elif [ -n "$pkg" ]; then
 		if fetch_pkg "$pkg" "$ver"; then
 			ver=$PKG_VER
 		else
@@ -480,6 +539,9 @@ for i in "${!k_label[@]}"; do
 		: >"$raw"
 		timeout -k 10 $((LIMIT_MIN * 60)) "${qcmd[@]}" </dev/null >"$raw" 2>&1 &
 		qpid=$!
+		rm -f "$WORK/stopped.$i"
+		end_watch "$raw" "$qpid" "$WORK/stopped.$i" &
+		watchpid=$!
 		# live progress: the KTAP lines and kernel trouble, not the payload
 		tail -n +1 -f --pid="$qpid" "$raw" 2>/dev/null |
 			sed -u -E -n 's/\r$//; /^(ok |not ok |# |TAP version|[0-9]+ passed|perfabi-vm: (init|runner|starting))|Kernel panic|Oops|WARNING:|BUG:/p' &
@@ -489,6 +551,9 @@ for i in "${!k_label[@]}"; do
 		qpid=
 		wait "$tailpid" 2>/dev/null
 		tailpid=
+		kill "$watchpid" 2>/dev/null
+		wait "$watchpid" 2>/dev/null
+		watchpid=
 		tr -d '\r' <"$raw" >"$out/console.log"
 		if [ $attempt -lt 3 ] && [ $qrc -ne 124 ] && [ $qrc -ne 137 ] &&
 		   ! grep -q '^perfabi-vm: init at' "$out/console.log"; then
@@ -499,6 +564,11 @@ for i in "${!k_label[@]}"; do
 		break
 	done
 	t1=$(date +%s.%N)
+	stopped=false
+	if [ -e "$WORK/stopped.$i" ]; then
+		stopped=true
+		say "$label: the guest did not end 20 s after its results; QEMU stopped by the host"
+	fi
 	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')
 	log=$out/console.log
 
@@ -583,6 +653,7 @@ for i in "${!k_label[@]}"; do
 		printf '  "accelerator": %s,\n  "cpus": %s,\n  "memory": %s,\n' "$(js "$accel_done")" "$SMP" "$(js "$MEM")"
 		printf '  "cmdline": %s,\n  "runner_args": %s,\n' "$(js "$cmdline")" "$(js "${guest_args[*]}")"
 		printf '  "boot_attempts": %s,\n' "$attempt"
+		printf '  "stopped_by_host": %s,\n' "$stopped"
 		printf '  "boot_s": %s,\n  "wall_s": %s,\n  "limit_s": %s,\n' "${boot:-null}" "$wall" "$((LIMIT_MIN * 60))"
 		printf '  "guest_paranoid_at_boot": %s,\n' "${guest_paranoid:-null}"
 		printf '  "state": %s,\n  "detail": %s,\n' "$(js "$vstate")" "$(js "$detail")"

@@ -21,6 +21,7 @@ struct ns_rec {
 PERFABI_CASE(
 	.assertion = "attr.namespaces: unshare(CLONE_NEWUTS) by the monitored task produces a PERF_RECORD_NAMESPACES whose pid is the task's and whose UTS entry has the inode of the new /proc/self/ns/uts",
 	.ref = "perf_event_open(2), namespaces (4.12): \"enables the generation of PERF_RECORD_NAMESPACES records when a task enters a new namespace\"; kernel/fork.c ksys_unshare() perf_event_namespaces(current)",
+	.features = "ns:uts",
 	.covers = "attr.namespaces record.NAMESPACES",
 	.min_kernel = "4.12",
 	.root = true,

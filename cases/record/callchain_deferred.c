@@ -23,6 +23,7 @@ PERFABI_CASE(
 	int fd, got_sample = 0, matched = 0;
 
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	attr.exclude_callchain_kernel = 1;	/* a user callchain: no kernel access needed (a4573a3838ae) */
 	attr.defer_callchain = 1;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 16);

@@ -1,6 +1,5 @@
 #include "perfabi.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -9,23 +8,6 @@ struct cgroup_rec {
 	uint64_t id;
 	char path[];
 };
-
-/* Remove empty directories a killed earlier run of this case left. */
-static void remove_leftovers(const char *root)
-{
-	DIR *d = opendir(root);
-	struct dirent *e;
-	char p[4200];
-
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "pa-sample-cg-", 13)) {
-			snprintf(p, sizeof(p), "%s/%s", root, e->d_name);
-			rmdir(p);
-		}
-	closedir(d);
-}
 
 PERFABI_CASE(
 	.assertion = "attr.cgroup: creating a cgroup produces PERF_RECORD_CGROUP {id, path} with the new cgroup's id (its directory's inode) and its path from the hierarchy root, NUL-padded to 8 bytes",
@@ -37,34 +19,29 @@ PERFABI_CASE(
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	const struct perf_event_header *h;
 	const struct cgroup_rec *c = NULL;
-	char root[2048], own[2048], dir[2200], name[64];
+	struct pa_cgroup cg;
 	struct pa_ring r;
 	struct stat st;
-	int fd;
+	int fd, err;
 
-	if (!pa_perf_cgroup(root, sizeof(root), own, sizeof(own)))
-		pa_skip("no cgroup hierarchy with the perf_event controller");
-	remove_leftovers(root);
-	snprintf(name, sizeof(name), "/pa-sample-cg-%d", (int)getpid());
-	snprintf(dir, sizeof(dir), "%s%s", root, name);
 	attr.disabled = 0;
 	attr.cgroup = 1;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);
-	if (mkdir(dir, 0755))
-		pa_skip("cannot create cgroup %s: %s", dir, strerror(errno));
-	if (stat(dir, &st)) {
-		rmdir(dir);
-		pa_fail("stat(%s): %s", dir, strerror(errno));
+	pa_cgroup_new(&cg, "pa-sample-cg-", false);
+	if (stat(cg.dir, &st)) {
+		err = errno;
+		pa_cgroup_remove(&cg);
+		pa_fail("stat(%s): %s", cg.dir, pa_errno_name(err));
 		pa_abort();
 	}
 	while ((h = pa_ring_find(&r, PERF_RECORD_CGROUP))) {
 		c = (const struct cgroup_rec *)h;
-		if (!strcmp(c->path, name))
+		if (!strcmp(c->path, cg.name))
 			break;
 	}
-	rmdir(dir);
+	pa_cgroup_remove(&cg);
 	ASSERT_TRUE(h != NULL);
 	EXPECT_EQ(c->id, (uint64_t)st.st_ino);
-	EXPECT_EQ(h->size, sizeof(*c) + ((strlen(name) + 1 + 7) & ~(size_t)7));
+	EXPECT_EQ(h->size, sizeof(*c) + ((strlen(cg.name) + 1 + 7) & ~(size_t)7));
 }

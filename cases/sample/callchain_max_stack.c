@@ -22,6 +22,7 @@ PERFABI_CASE(
 	int fd;
 
 	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+	attr.exclude_callchain_kernel = 1;	/* a user callchain: no kernel access needed (a4573a3838ae) */
 	attr.sample_max_stack = 2;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 8);

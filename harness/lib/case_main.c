@@ -122,6 +122,7 @@ static void print_info(void)
 	printf("tags: %s\n", c->tags ? c->tags : "");
 	printf("timeout: %d\n", c->timeout > 0 ? c->timeout : 10);
 	printf("privileged: %d\n", c->privileged ? 1 : 0);
+	printf("features: %s\n", c->features ? c->features : "");
 	if (c->xfail.from)
 		printf("xfail: %s..%s %s (fix %s)\n", c->xfail.from,
 		       c->xfail.to ? c->xfail.to : "", c->xfail.why ? c->xfail.why : "",
@@ -161,6 +162,11 @@ static enum pa_outcome run(void)
 			snprintf(ctx.hw_pmu_reason, sizeof(ctx.hw_pmu_reason), "%s", r);
 	}
 	unmet = pa_requirements_unmet(c, &ctx, why, sizeof(why));
+	if (!unmet && c->features) {
+		unmet = pa_features_missing(c->features);
+		if (unmet && !strncmp(unmet, "unknown feature", 15))
+			return finish(PA_FAIL, unmet);	/* a defect of the case */
+	}
 	if (!unmet && c->probe)
 		unmet = c->probe();
 	if (unmet)

@@ -417,62 +417,6 @@ const struct perf_event_header *pa_ring_sample(struct pa_ring *r,
 	return h;
 }
 
-/* ---- the perf_event cgroup hierarchy ----------------------------------- */
-
-bool pa_perf_cgroup(char *root, size_t rlen, char *own, size_t olen)
-{
-	char line[4096], mnt[2048], fstype[64], opts[1024], v2root[2048] = "";
-	char v1root[2048] = "", path[2048] = "", v2path[2048] = "";
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		/* id parent maj:min root mountpoint opts ... - fstype src superopts */
-		char *dash = strstr(line, " - ");
-
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %2047s", mnt) != 1 ||
-		    sscanf(dash + 3, "%63s %*s %1023s", fstype, opts) != 2)
-			continue;
-		if (!strcmp(fstype, "cgroup2") && !v2root[0])
-			snprintf(v2root, sizeof(v2root), "%s", mnt);
-		if (!strcmp(fstype, "cgroup")) {
-			for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
-				if (!strcmp(o, "perf_event"))
-					snprintf(v1root, sizeof(v1root), "%s", mnt);
-		}
-	}
-	fclose(f);
-	f = fopen("/proc/self/cgroup", "r");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-
-		if (!c2)
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		*c2 = 0;
-		if (!strcmp(c1 + 1, ""))
-			snprintf(v2path, sizeof(v2path), "%s", c2 + 1);
-		for (char *o = strtok(c1 + 1, ","); o; o = strtok(NULL, ","))
-			if (!strcmp(o, "perf_event"))
-				snprintf(path, sizeof(path), "%s", c2 + 1);
-	}
-	fclose(f);
-	if (v1root[0] && path[0]) {
-		snprintf(root, rlen, "%s", v1root);
-		snprintf(own, olen, "%s%s", v1root, strcmp(path, "/") ? path : "");
-		return true;
-	}
-	if (v2root[0] && v2path[0]) {
-		snprintf(root, rlen, "%s", v2root);
-		snprintf(own, olen, "%s%s", v2root, strcmp(v2path, "/") ? v2path : "");
-		return true;
-	}
-	return false;
-}
-
 /* ---- a BPF program, for the KSYMBOL and BPF_EVENT records --------------- */
 
 #include <sys/syscall.h>

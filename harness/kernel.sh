@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# perfabi: build a minimal kernel for the suite from source.
+#
+#   harness/kernel.sh build [options] [SOURCE]
+#   harness/kernel.sh list | clean [SOURCE]
+#
+# See usage() below. The tree itself is never written: every build is out
+# of tree (make O=...) in a cache outside the repository.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+REPO=$PWD
+
+CACHE_ROOT=${PERFABI_CACHE_ROOT:-${HOME:-/tmp}/.cache/perfabi}
+SRC_CACHE=$CACHE_ROOT/src
+BUILD_CACHE=$CACHE_ROOT/build
+FRAGDIR=$REPO/fixtures/kernel
+
+usage() {
+	cat <<'USAGE'
+usage: ./run.sh kernel build [--variant NAME] [--config FILE]... [--jobs N] [SOURCE]
+       ./run.sh kernel list
+       ./run.sh kernel clean [SOURCE]
+
+Builds a minimal x86-64 bzImage for the suite: `make tinyconfig`, then the
+fragment fixtures/kernel/perfabi.config (perf events, breakpoints,
+tracepoints, kprobes/uprobes, BPF, cgroups with the perf_event controller,
+namespaces, ACPI for a real clock, serial console, initramfs), then
+`make olddefconfig`. The config is made once per build directory (again
+when a fragment changes); later builds are incremental. The image path is
+the last line on standard output; progress goes to standard error.
+
+SOURCE (default 6.12) is one of
+  6.12, 6.1      Debian's linux-source-X package (installed with apt-get
+                 when missing and run as root), unpacked once into the cache
+  DIR            a kernel tree (a git checkout, say); it is only read
+
+Options:
+  --variant NAME   add fixtures/kernel/NAME.config to the fragment; each
+                   variant builds in its own directory. Variants:
+                     noacpi  no ACPI/PCI/HPET: the jiffies clocksource
+  --config FILE    one more fragment of your own (repeatable)
+  --jobs N         make -jN (default: the number of CPUs)
+  -h, --help       this text
+
+Cache ($PERFABI_CACHE_ROOT, default ~/.cache/perfabi): src/<package>/ holds
+the unpacked Debian sources, build/<tree>/<variant>/ the build directories
+(about 300 MB each). `clean` removes one source's builds (and its unpacked
+Debian tree), or everything without SOURCE.
+
+The VM runner builds on its own: ./run.sh --vm build:6.12 build:6.1:noacpi
+build:/path/to/linux.
+
+Exit status: 0 built, 1 the build failed (the last compiler lines are
+shown; the whole log is in the build directory), 2 bad usage or setup.
+USAGE
+}
+
+die() { echo "kernel.sh: $*" >&2; exit 2; }
+say() { echo "kernel.sh: $*" >&2; }
+now() { date +%s.%N; }
+took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
+
+# ------------------------------------------------------------------ sources
+# SOURCE -> SRC_DIR (the tree), KEY (its build directory name), DEB (the
+# Debian source package, or '')
+resolve_source() {
+	local s=$1
+	DEB=
+	case "$s" in
+	6.1|6.12)
+		DEB=linux-source-$s
+		SRC_DIR=$SRC_CACHE/$DEB
+		KEY=$DEB
+		;;
+	*)
+		[ -d "$s" ] || die "unknown SOURCE '$s': 6.12, 6.1 or a kernel tree directory (see --help)"
+		[ -f "$s/Makefile" ] && [ -d "$s/kernel/events" ] ||
+			die "'$s' is not a kernel tree (no Makefile or kernel/events/)"
+		SRC_DIR=$(cd "$s" && pwd -P)
+		KEY=$(basename "$SRC_DIR")-$(printf '%s' "$SRC_DIR" | cksum | cut -d' ' -f1)
+		;;
+	esac
+}
+
+need_packages() { # install what is missing (root), else say the command
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	command -v apt-get >/dev/null || die "missing ${missing[*]} (no apt-get here to install them)"
+	[ "$(id -u)" -eq 0 ] || die "missing ${missing[*]}; install with: sudo apt-get install -y ${missing[*]}"
+	say "installing ${missing[*]} (apt-get)"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "${missing[@]}" >/dev/null 2>&1; } ||
+		die "could not install ${missing[*]}; run: apt-get update && apt-get install -y ${missing[*]}"
+}
+
+unpack_debian_source() {
+	local tarball t0 tmp
+	[ -f "$SRC_DIR/Makefile" ] && return 0
+	tarball=/usr/src/$DEB.tar.xz
+	[ -f "$tarball" ] || need_packages "$DEB"
+	[ -f "$tarball" ] || die "$DEB is installed but $tarball is missing"
+	mkdir -p "$SRC_CACHE" || die "cannot create $SRC_CACHE"
+	say "unpacking $tarball into $SRC_CACHE"
+	t0=$(now)
+	tmp=$(mktemp -d "$SRC_CACHE/.unpack.XXXXXX") || die "cannot create a directory in $SRC_CACHE"
+	if ! tar -xJf "$tarball" -C "$tmp"; then
+		rm -rf "$tmp"
+		die "cannot unpack $tarball"
+	fi
+	rm -rf "$SRC_DIR"
+	mv "$tmp/$DEB" "$SRC_DIR" && rmdir "$tmp" || die "unexpected layout in $tarball (no $DEB/)"
+	say "unpacked in $(took "$t0")"
+}
+
+# ------------------------------------------------------------------ config
+fragments() { # the fragment files of this build, in order
+	echo "$FRAGDIR/perfabi.config"
+	[ -z "$VARIANT" ] || echo "$FRAGDIR/$VARIANT.config"
+	local c
+	for c in "${EXTRA[@]+"${EXTRA[@]}"}"; do echo "$c"; done
+}
+
+# The requested value of each CONFIG_ line of the fragments: "y", "n" for
+# "is not set", or the value; later fragments win.
+requested() {
+	local f
+	while read -r f; do
+		sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1 \2/p' \
+		       -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 n/p' "$f"
+	done < <(fragments) | awk '{ v[$1] = $2; if (!($1 in o)) { o[$1] = ++n; k[n] = $1 } }
+		END { for (i = 1; i <= n; i++) print k[i], v[k[i]] }'
+}
+
+# The options a guest cannot boot or run the suite without.
+ESSENTIAL="CONFIG_PERF_EVENTS CONFIG_SERIAL_8250_CONSOLE CONFIG_BLK_DEV_INITRD CONFIG_RD_GZIP CONFIG_DEVTMPFS CONFIG_PROC_FS CONFIG_SYSFS CONFIG_BINFMT_ELF CONFIG_MULTIUSER"
+
+configure() {
+	local t0 merged opt want have dropped=() f
+	t0=$(now)
+	say "configuring: make tinyconfig + $(fragments | sed "s|^$REPO/||" | paste -sd' ') + olddefconfig"
+	mkdir -p "$OUT_DIR" || die "cannot create $OUT_DIR"
+	rm -f "$OUT_DIR/.config" "$OUT_DIR/perfabi.stamp"
+	kmake tinyconfig >"$OUT_DIR/perfabi-config.log" 2>&1 || config_failed "make tinyconfig"
+	merged=$OUT_DIR/perfabi-fragment.config
+	fragments | while read -r f; do cat "$f"; echo; done >"$merged"
+	# the fragment last: Kconfig takes the last assignment of a symbol
+	cat "$merged" >>"$OUT_DIR/.config"
+	kmake olddefconfig >>"$OUT_DIR/perfabi-config.log" 2>&1 || config_failed "make olddefconfig"
+	while read -r opt want; do
+		have=$(sed -n "s/^$opt=//p" "$OUT_DIR/.config")
+		[ -n "$have" ] || have=n
+		[ "$have" = "${want//\"/}" ] || [ "$have" = "$want" ] || dropped+=("$opt=$want (got $have)")
+		if [ "$have" = n ] && [[ " $ESSENTIAL " == *" $opt "* ]]; then
+			die "this tree cannot give $opt, which the guest needs (see $OUT_DIR/.config)"
+		fi
+	done < <(requested)
+	[ ${#dropped[@]} -eq 0 ] || say "Kconfig did not take: ${dropped[*]} (missing in this tree or a dependency is off)"
+	fragments | xargs cat | cksum | cut -d' ' -f1 >"$OUT_DIR/perfabi.stamp"
+	say "configured in $(took "$t0")"
+}
+
+config_failed() {
+	say "$1 failed in $SRC_DIR:"
+	tail -n 15 "$OUT_DIR/perfabi-config.log" | sed 's/^/  /' >&2
+	exit 1
+}
+
+kmake() { make -C "$SRC_DIR" O="$OUT_DIR" ARCH=x86_64 "$@"; }
+
+# ------------------------------------------------------------------ build
+cmd_build() {
+	local source=6.12 t0 log image rel
+	VARIANT='' EXTRA=() JOBS=$(nproc 2>/dev/null || echo 2)
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h|--help) usage; exit 0 ;;
+		--variant|--config|--jobs)
+			[ $# -ge 2 ] || die "option '$1' needs an argument"
+			case "$1" in
+			--variant) VARIANT=$2 ;;
+			--config) [ -f "$2" ] || die "no fragment file '$2'"
+				  EXTRA+=("$(cd "$(dirname "$2")" && pwd -P)/$(basename "$2")") ;;
+			--jobs) JOBS=$2 ;;
+			esac
+			shift 2 ;;
+		--variant=*|--config=*|--jobs=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+		-*) die "unknown option '$1' (try --help)" ;;
+		*) source=$1; shift ;;
+		esac
+	done
+	if [ -n "$VARIANT" ]; then
+		[[ $VARIANT =~ ^[a-z0-9-]+$ ]] && [ "$VARIANT" != perfabi ] && [ -f "$FRAGDIR/$VARIANT.config" ] ||
+			die "unknown variant '$VARIANT' (variants: $(ls "$FRAGDIR" | sed -n 's/\.config$//p' | grep -vx perfabi | paste -sd' '))"
+	fi
+	[[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "bad --jobs '$JOBS'"
+	[ "$(uname -m)" = x86_64 ] || die "only x86-64 hosts build the guest kernel (this is $(uname -m))"
+	resolve_source "$source"
+	# what a kernel build needs on Debian
+	need_packages make gcc flex bison bc libelf-dev libssl-dev xz-utils cpio perl
+	[ -z "$DEB" ] || unpack_debian_source
+	if [ -f "$SRC_DIR/.config" ] || [ -d "$SRC_DIR/include/config" ]; then
+		die "the tree $SRC_DIR has been configured in place (its .config or include/config exists); perfabi builds out of tree and never cleans a tree: run 'make mrproper' there or give a clean tree"
+	fi
+	OUT_DIR=$BUILD_CACHE/$KEY/${VARIANT:-default}
+	mkdir -p "$OUT_DIR" || die "cannot create $OUT_DIR"
+	exec 9>"$OUT_DIR/.lock"
+	flock -n 9 || { say "another build of $OUT_DIR is running; waiting"; flock 9; }
+
+	say "tree $SRC_DIR ($(kmake -s kernelversion 2>/dev/null || echo '?')), build directory $OUT_DIR"
+	if [ ! -f "$OUT_DIR/.config" ] || [ ! -f "$OUT_DIR/perfabi.stamp" ] ||
+	   [ "$(cat "$OUT_DIR/perfabi.stamp")" != "$(fragments | xargs cat | cksum | cut -d' ' -f1)" ]; then
+		configure
+	fi
+
+	log=$OUT_DIR/perfabi-build.log
+	say "building bzImage (make -j$JOBS; log: $log)"
+	t0=$(now)
+	if ! kmake -j"$JOBS" bzImage >"$log" 2>&1; then
+		say "the build failed after $(took "$t0"); the last compiler lines:"
+		{ grep -E -m 12 '(error|Error [0-9]+|undefined reference)' "$log"; echo '  ...'; tail -n 12 "$log"; } |
+			sed 's/^/  /' >&2
+		exit 1
+	fi
+	image=$OUT_DIR/arch/x86/boot/bzImage
+	[ -f "$image" ] || { say "make succeeded but $image is missing"; exit 1; }
+	rel=$(cat "$OUT_DIR/include/config/kernel.release" 2>/dev/null)
+	say "built ${rel:-the kernel} in $(took "$t0"): $image ($(du -k "$image" | cut -f1) KiB)"
+	echo "$image"
+}
+
+cmd_list() {
+	local d
+	[ -d "$BUILD_CACHE" ] || { say "no builds in $BUILD_CACHE"; return 0; }
+	for d in "$BUILD_CACHE"/*/*/; do
+		[ -f "$d/.config" ] || continue
+		printf '%-40s %-10s %s\n' "$(basename "$(dirname "$d")")" "$(basename "$d")" \
+			"$( [ -f "$d/arch/x86/boot/bzImage" ] && echo "$d"arch/x86/boot/bzImage || echo '(not built)')"
+	done
+}
+
+cmd_clean() {
+	if [ $# -eq 0 ]; then
+		say "removing $BUILD_CACHE and $SRC_CACHE"
+		rm -rf "$BUILD_CACHE" "$SRC_CACHE"
+		return
+	fi
+	resolve_source "$1"
+	say "removing $BUILD_CACHE/$KEY${DEB:+ and $SRC_DIR}"
+	rm -rf "${BUILD_CACHE:?}/$KEY"
+	[ -z "$DEB" ] || rm -rf "$SRC_DIR"
+}
+
+case "${1:-}" in
+build) shift; cmd_build "$@" ;;
+list) cmd_list ;;
+clean) shift; cmd_clean "$@" ;;
+-h|--help|help) usage ;;
+'') die "no command: build, list or clean (try --help)" ;;
+*) die "unknown command '$1': build, list or clean (try --help)" ;;
+esac

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Optional kernel features a case declares in .features, each probed on
+ * the running kernel: a missing one is a SKIP that names the feature and
+ * the config option behind it, never a failure. A minimal kernel (no
+ * networking, no cgroup controllers, no high-resolution timers) must run
+ * the suite with 0 FAIL. tests/integration/case_features.sh checks that a
+ * case using one of these features declares it.
+ */
+#include "perfabi.h"
+
+#include <sys/syscall.h>
+#include <time.h>
+
+static char reason[256];
+
+static const char *ns_missing(const char *ns)
+{
+	static const struct { const char *name, *config; } nss[] = {
+		{ "net", "CONFIG_NET_NS" }, { "uts", "CONFIG_UTS_NS" },
+		{ "ipc", "CONFIG_IPC_NS" }, { "pid", "CONFIG_PID_NS" },
+		{ "user", "CONFIG_USER_NS" }, { "cgroup", "CONFIG_CGROUPS" },
+		{ "time", "CONFIG_TIME_NS" }, { "mnt", "always built" },
+	};
+	char path[64];
+
+	for (size_t i = 0; i < sizeof(nss) / sizeof(nss[0]); i++) {
+		if (strcmp(ns, nss[i].name))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
+		if (!access(path, F_OK))
+			return NULL;
+		snprintf(reason, sizeof(reason),
+			 "kernel without %s namespaces (%s): no %s", ns, nss[i].config, path);
+		return reason;
+	}
+	snprintf(reason, sizeof(reason), "unknown feature 'ns:%s' in the case", ns);
+	return reason;
+}
+
+static const char *cgroup_missing(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/filesystems", "r");
+	bool found = false;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "\tcgroup2\n") || strstr(line, "\tcgroup\n"))
+			found = true;
+	if (f)
+		fclose(f);
+	if (found)
+		return NULL;
+	return "kernel without cgroups (CONFIG_CGROUPS): no cgroup filesystem in /proc/filesystems";
+}
+
+static const char *bpf_missing(void)
+{
+	/* an unknown command: EINVAL (or EPERM) where bpf() exists */
+	errno = 0;
+	if (syscall(__NR_bpf, 0x7fff, NULL, 0) < 0 && errno == ENOSYS)
+		return "kernel without the bpf() system call (CONFIG_BPF_SYSCALL)";
+	return NULL;
+}
+
+static const char *hrtimer_missing(void)
+{
+	struct timespec res;
+
+	/* hrtimer_resolution: 1 ns with high-resolution timers, a tick
+	 * (TICK_NSEC) without them (CONFIG_HIGH_RES_TIMERS off, or no
+	 * clock event device that can do one-shot mode) */
+	if (clock_getres(CLOCK_MONOTONIC, &res))
+		return "clock_getres(CLOCK_MONOTONIC) failed";
+	if (res.tv_sec == 0 && res.tv_nsec <= 1000)
+		return NULL;
+	snprintf(reason, sizeof(reason),
+		 "no high-resolution timers: CLOCK_MONOTONIC resolution is %ld ns "
+		 "(CONFIG_HIGH_RES_TIMERS, or a clock event device with one-shot mode)",
+		 (long)res.tv_sec * 1000000000L + res.tv_nsec);
+	return reason;
+}
+
+bool pa_feature_known(const char *name)
+{
+	static const char *const known[] = {
+		"ns:net", "ns:uts", "ns:ipc", "ns:pid", "ns:user", "ns:cgroup",
+		"ns:time", "ns:mnt", "cgroup", "bpf", "hrtimer",
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(name, known[i]))
+			return true;
+	return false;
+}
+
+const char *pa_features_missing(const char *features)
+{
+	char list[256], *save = NULL;
+	const char *r = NULL;
+
+	snprintf(list, sizeof(list), "%s", features ? features : "");
+	for (char *f = strtok_r(list, " ", &save); f && !r; f = strtok_r(NULL, " ", &save)) {
+		if (!pa_feature_known(f)) {
+			snprintf(reason, sizeof(reason), "unknown feature '%s' in the case's .features", f);
+			r = reason;
+		} else if (!strncmp(f, "ns:", 3)) {
+			r = ns_missing(f + 3);
+		} else if (!strcmp(f, "cgroup")) {
+			r = cgroup_missing();
+		} else if (!strcmp(f, "bpf")) {
+			r = bpf_missing();
+		} else if (!strcmp(f, "hrtimer")) {
+			r = hrtimer_missing();
+		}
+	}
+	return r;
+}
