@@ -4,6 +4,7 @@
 #   ./run.sh [runner options] [PATTERN...]     this kernel (builds what is missing)
 #   ./run.sh --vm KERNEL... [-- runner options] Debian or self-built kernels under QEMU
 #   ./run.sh --compare RUN_A RUN_B             what changed between two result sets
+#   ./run.sh kernel build [SOURCE]             a minimal kernel from source
 #   ./run.sh --help
 set -uo pipefail
 cd "$(dirname "$0")" || exit 2
@@ -13,6 +14,7 @@ usage() {
 usage: ./run.sh [options] [PATTERN...]
        ./run.sh --vm KERNEL... [-- runner options]
        ./run.sh --compare RUN_A RUN_B
+       ./run.sh kernel build|list|clean [...]
 
 Builds what is missing (make), then runs the suite on the running kernel
 and prints KTAP; each run is written to results/<run-id>/ (run.tap,
@@ -24,6 +26,10 @@ results.tsv, summary.json) and never overwrites an earlier one.
                    see harness/vm.sh --help
   --compare A B    list pass->fail, fail->pass, newly skipped and new cases
                    between two run directories; exit 1 on a regression
+  kernel build [SOURCE]
+                   build a minimal kernel for --vm from Debian's
+                   linux-source-6.12/6.1 or a kernel tree (out of tree, in
+                   ~/.cache/perfabi); see ./run.sh kernel --help
 
 Runner options (build/perfabi-run):
 USAGE
@@ -51,6 +57,10 @@ case "${1:-}" in
 	shift
 	build
 	exec harness/vm.sh "$@"
+	;;
+kernel)
+	shift
+	exec harness/kernel.sh "$@"
 	;;
 --compare)
 	shift
