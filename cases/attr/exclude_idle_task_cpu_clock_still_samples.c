@@ -24,7 +24,7 @@ PERFABI_CASE(
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 16);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	pa_work_loop(200);
+	pa_work_cpu_ms(20);	/* 20 periods of 1 ms of this task's CPU time */
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	n = pa_ring_count(&r, PERF_RECORD_SAMPLE);
 	pa_diag("%d samples", n);

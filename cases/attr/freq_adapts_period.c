@@ -14,6 +14,11 @@ PERFABI_CASE(
 	.assertion = "attr.freq: sample_freq = 1 is read as one sample per second and the kernel adjusts the period, so 256 fast page faults give far fewer samples (< 64) than with freq clear and sample_period = 1 (>= 256)",
 	.ref = "perf_event_open(2), freq: \"If this bit is set, then sample_frequency not sample_period is used when setting up the sampling interval\"; kernel/events/core.c __perf_event_overflow() perf_adjust_period()",
 	.covers = "attr.freq attr.sample_freq",
+	/* the period adapts on an overflow only when perf_clock() moved
+	 * since the last one (kernel/events/core.c __perf_event_overflow():
+	 * delta > 0 && delta < 2 * TICK_NSEC); 256 faults take less than a
+	 * tick, so a tick-grained clock never adapts it */
+	.features = "hrtimer",
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr f = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);

@@ -16,6 +16,10 @@ struct pa_context {
 	struct pa_kver kernel;
 	char release[128];		/* uname -r */
 	int paranoid;			/* INT_MIN when unreadable */
+	bool restricts_all;		/* a level > 2 forbids unprivileged
+					 * users all perf use (Debian's patch;
+					 * probed by the runner, not by
+					 * pa_context_read) */
 	uid_t uid;
 	uint64_t caps;			/* effective set */
 	int ncpus;

@@ -442,6 +442,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	pa_context_read(&ctx);
+	ctx.restricts_all = ctx.paranoid > 2 && pa_paranoid_restricts_all();
 	if (pa_plan_build(&plan, &o, &ctx, all, nsel, err, sizeof(err))) {
 		fprintf(stderr, "perfabi-run: %s\n", err);
 		pa_matrix_end(&plan);

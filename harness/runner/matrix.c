@@ -129,7 +129,9 @@ static void add_job(struct pa_plan *p, struct pa_case_info *ci,
 /*
  * The default plan runs each privilege-sensitive case in every cell of
  * identities x levels, and every other case as root and as user at the
- * kernel's current level. --matrix full runs everything everywhere;
+ * kernel's current level. Where that level forbids unprivileged users all
+ * perf use (Debian's level 3), user would skip nearly everything there:
+ * it also runs the plain cases at the upstream default level 2. --matrix full runs everything everywhere;
  * --identity and --paranoid choose the cells. A runner that is not root
  * cannot switch: cells other than its own are planned as skips.
  */
@@ -144,6 +146,7 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 	const struct pa_identity *plain_ids[4];
 	int nplain_ids, nplain_levels;
 	int plain_levels[8];
+	bool user_at_2 = false;
 
 	p->jobs = NULL;
 	p->njobs = 0;
@@ -184,6 +187,15 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 	} else {
 		nplain_levels = 1;
 		plain_levels[0] = cur;
+		user_at_2 = !full && !o->identities && ctx->restricts_all && ctx->uid == 0;
+	}
+	if (user_at_2) {
+		size_t used = strlen(p->notes);
+
+		snprintf(p->notes + used, sizeof(p->notes) - used,
+			 "%s# perfabi: perf_event_paranoid %d forbids unprivileged users all perf use "
+			 "(a distribution patch, as Debian's): user also runs the plain cases at the "
+			 "upstream default level 2", used ? "\n" : "", cur);
 	}
 
 	p->jobs = calloc((size_t)ncases * 4 * 8 + 1, sizeof(*p->jobs));
@@ -208,6 +220,8 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 					why = "the runner is not root: cannot set perf_event_paranoid";
 				add_job(p, &cases[c], iv[i], lv[l], why);
 			}
+		if (!priv && user_at_2)
+			add_job(p, &cases[c], &pa_identities[3], 2, NULL);
 	}
 	return 0;
 }

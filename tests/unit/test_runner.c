@@ -163,6 +163,43 @@ static void default_plan(void **state)
 	free(p.jobs);
 }
 
+/* Debian's level 3 forbids unprivileged users everything: the plain cases
+ * also run as user at the upstream default level 2, and the header says so */
+static void restricting_level_adds_user_at_2(void **state)
+{
+	struct pa_opts o;
+	struct pa_plan p;
+	struct pa_context ctx = root_ctx();
+	char err[256];
+
+	(void)state;
+	ctx.paranoid = 3;
+	ctx.restricts_all = true;
+	pa_plan_init(&p);
+	parse(1, (char *[]){ "x", NULL }, &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 3 + 24);
+	assert_string_equal(p.jobs[0].name, "open/plain@root,paranoid=3");
+	assert_string_equal(p.jobs[1].name, "open/plain@user,paranoid=3");
+	assert_string_equal(p.jobs[2].name, "open/plain@user,paranoid=2");
+	assert_non_null(strstr(p.notes, "user also runs the plain cases at the upstream default level 2"));
+	free(p.jobs);
+	/* a level 3 that forbids nothing (upstream treats it as 2), or a
+	 * chosen matrix: no extra cell */
+	ctx.restricts_all = false;
+	pa_plan_init(&p);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 2 + 24);
+	assert_string_equal(p.notes, "");
+	free(p.jobs);
+	ctx.restricts_all = true;
+	pa_plan_init(&p);
+	parse(3, ARGV("--identity", "user"), &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 1 + 6);
+	free(p.jobs);
+}
+
 static void full_and_selected_plans(void **state)
 {
 	struct pa_opts o;
@@ -220,6 +257,7 @@ int main(void)
 		cmocka_unit_test(json_escaping),
 		cmocka_unit_test(levels_and_identities),
 		cmocka_unit_test(default_plan),
+		cmocka_unit_test(restricting_level_adds_user_at_2),
 		cmocka_unit_test(full_and_selected_plans),
 		cmocka_unit_test(unprivileged_runner_plans_skips),
 	};
