@@ -17,6 +17,7 @@ PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_QUERY_BPF fails with EINVAL on a non-tracepoint event, E2BIG when ids_len exceeds the 64-program limit, and EFAULT on a bad pointer",
 	.ref = "kernel/trace/bpf_trace.c perf_event_query_prog_array(): type != TRACEPOINT -> EINVAL, ids_len > BPF_TRACE_MAX_PROGS -> E2BIG, copy_from_user -> EFAULT",
 	.covers = "ioctl.QUERY_BPF",
+	.features = "bpf",
 	.tracefs = true,
 	.probe = probe,
 ) {

@@ -15,6 +15,7 @@ PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_QUERY_BPF on a tracepoint event reports the attached BPF programs: none gives prog_cnt 0; it needs CAP_PERFMON (or CAP_SYS_ADMIN), else EPERM",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_QUERY_BPF (since Linux 4.16); kernel/trace/bpf_trace.c perf_event_query_prog_array()",
 	.covers = "ioctl.QUERY_BPF type.TRACEPOINT",
+	.features = "bpf",
 	.tracefs = true,
 	.privileged = true,
 	.probe = probe,

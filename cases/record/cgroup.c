@@ -13,6 +13,7 @@ PERFABI_CASE(
 	.assertion = "attr.cgroup: creating a cgroup produces PERF_RECORD_CGROUP {id, path} with the new cgroup's id (its directory's inode) and its path from the hierarchy root, NUL-padded to 8 bytes",
 	.ref = "perf_event_open(2), cgroup (5.7): \"enables the generation of PERF_RECORD_CGROUP records when a new cgroup is created\"; kernel/events/core.c perf_event_cgroup() from perf_cgroup_css_online()",
 	.covers = "attr.cgroup record.CGROUP",
+	.features = "cgroup",
 	.min_kernel = "5.7",
 	.root = true,
 ) {

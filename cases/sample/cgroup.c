@@ -6,6 +6,7 @@ PERFABI_CASE(
 	.assertion = "PERF_SAMPLE_CGROUP gives the cgroup id of the sampled task: the inode number of its directory in the hierarchy that holds the perf_event controller",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE cgroup (5.7, 96aaab686505): \"the cgroup ID (for the perf_event subsystem)\"; kernel/cgroup: cgroup_id() = kernfs node id = inode number",
 	.covers = "sample.CGROUP",
+	.features = "cgroup",
 	.min_kernel = "5.7",
 	.probe = pa_probe_self_perf,
 ) {

@@ -12,6 +12,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), PERF_COUNT_SW_CGROUP_SWITCHES (since Linux 5.13); "
 	       "include/linux/perf_event.h perf_event_task_sched_out()",
 	.covers = "sw.CGROUP_SWITCHES attr.config",
+	.features = "cgroup",
 	.min_kernel = "5.13",
 	.root = true,		/* creates a cgroup; counts kernel-side switches */
 	.timeout = 20,

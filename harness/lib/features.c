@@ -38,20 +38,24 @@ static const char *ns_missing(const char *ns)
 	return reason;
 }
 
+/* The perf_event cgroup controller (CONFIG_CGROUP_PERF): cgroup events,
+ * PERF_SAMPLE_CGROUP, attr.cgroup and PERF_COUNT_SW_CGROUP_SWITCHES. */
 static const char *cgroup_missing(void)
 {
-	char line[256];
-	FILE *f = fopen("/proc/filesystems", "r");
-	bool found = false;
+	char line[256], name[64];
+	int hier, num, enabled;
+	FILE *f = fopen("/proc/cgroups", "r");
+	const char *r = "kernel without the perf_event cgroup controller "
+			"(CONFIG_CGROUP_PERF): no perf_event line in /proc/cgroups";
 
 	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "\tcgroup2\n") || strstr(line, "\tcgroup\n"))
-			found = true;
+		if (sscanf(line, "%63s %d %d %d", name, &hier, &num, &enabled) == 4 &&
+		    !strcmp(name, "perf_event"))
+			r = enabled ? NULL : "the perf_event cgroup controller is disabled "
+					     "(cgroup_disable=perf_event on the kernel command line)";
 	if (f)
 		fclose(f);
-	if (found)
-		return NULL;
-	return "kernel without cgroups (CONFIG_CGROUPS): no cgroup filesystem in /proc/filesystems";
+	return r;
 }
 
 static const char *bpf_missing(void)
