@@ -35,7 +35,15 @@ RUNNER   := $(BUILD)/perfabi-run
 
 HDRS     := $(wildcard harness/*.h harness/*.def harness/lib/*.h harness/runner/*.h)
 
-all: $(RUNNER) $(CASES) $(FIXTURES) $(BUILD)/abi-check.stamp $(BUILD)/abi-map.txt
+# A case or fixture whose source is gone (deleted or renamed) loses its
+# binary, so neither the runner nor a VM image runs a stale case.
+STALE := $(filter-out $(CASES) $(FIXTURES) %.gcno %.gcda,$(wildcard $(BUILD)/cases/*/* $(BUILD)/fixtures/*))
+all: $(if $(strip $(STALE)),prune) $(RUNNER) $(CASES) $(FIXTURES) $(BUILD)/abi-check.stamp $(BUILD)/abi-map.txt
+
+prune:
+	@echo "removing binaries whose source is gone: $(patsubst $(BUILD)/%,%,$(STALE))"
+	@rm -f $(STALE)
+	@find $(BUILD)/cases -mindepth 1 -type d -empty -delete
 
 # The runner reports coverage of the ABI map next to it (also inside VMs).
 $(BUILD)/abi-map.txt: cases/abi-map.txt
@@ -73,5 +81,5 @@ $(RUNNER): $(RUN_OBJ) $(LIB)
 clean:
 	rm -rf build build-cov
 
-.PHONY: all clean check coverage
+.PHONY: all clean check coverage prune
 .DELETE_ON_ERROR:

@@ -41,10 +41,19 @@ USAGE
 }
 
 build() {
+	local t0 todo
+	# say what is about to take a while (a first build: about 20 s)
+	if ! make -q "$@" >/dev/null 2>&1; then
+		todo=$(make -n "$@" 2>/dev/null | grep -c -- '-o build/cases/')
+		t0=$(date +%s)
+		if [ "$todo" -gt 0 ]; then todo="$todo case(s) and what else changed"; else todo="what changed"; fi
+		echo "run.sh: building $todo (make -j$(nproc 2>/dev/null || echo 2))" >&2
+	fi
 	if ! make -s -j"$(nproc 2>/dev/null || echo 2)" "$@" >&2; then
 		echo "run.sh: the build failed (see above)" >&2
 		exit 2
 	fi
+	[ -z "${t0:-}" ] || echo "run.sh: built in $(( $(date +%s) - t0 )) s" >&2
 }
 
 case "${1:-}" in

@@ -63,7 +63,10 @@ Options:
   -h, --help          this text
 
 Packages are fetched with apt-get download into $PERFABI_CACHE (default
-~/.cache/perfabi/kernels) and unpacked there. Results: results/<run-id>/
+~/.cache/perfabi/kernels) and unpacked there. Run as root, vm.sh installs
+what it lacks with apt-get and says so: qemu-system-x86, busybox-static,
+cpio, gzip (and, for build:, what harness/kernel.sh needs); it refreshes the
+package lists once when a kernel cannot be found. Others get the command. Results: results/<run-id>/
 <kernel>/ holds run.tap, results.tsv, summary.json and dmesg.txt from the
 guest, console.log and vm.json (package, accelerator, boot and wall time,
 config highlights); results/<run-id>/matrix.html and junit/ summarise all.
@@ -199,6 +202,13 @@ for k in "${kernels[@]}"; do
 		[ -f "$k" ] || die "kernel image '$k' does not exist$runner_hint"
 		k_label+=("$label") k_pkg+=("") k_ver+=("") k_file+=("$(readlink -f "$k")")
 		continue
+	fi
+	# the form first: a name that cannot be a Debian kernel is refused
+	# before anything asks apt (no package list refresh for a typo)
+	if ! [[ $k =~ ^linux-image-[a-z0-9.+~-]+$ || $k =~ ^[0-9]+\.[0-9]+(\.[0-9]+)?([-+][A-Za-z0-9.+~-]*)?$ ]]; then
+		hint=
+		[[ $k == *[*?[]* || -d cases/${k%%/*} ]] && hint="; case patterns and runner options go after '--': ./run.sh --vm KERNEL -- '$k'"
+		die "unknown kernel '$k': a Debian series (6.1, 6.12, 6.12-rt, 6.12-cloud), a linux-image package or version, build:SOURCE, or a kernel image path$hint"
 	fi
 	command -v apt-cache >/dev/null || die "apt-cache is needed to find Debian kernel '$k' (or give a bzImage path)"
 	pkg=
@@ -554,7 +564,9 @@ for i in "${!k_label[@]}"; do
 		kill "$watchpid" 2>/dev/null
 		wait "$watchpid" 2>/dev/null
 		watchpid=
-		tr -d '\r' <"$raw" >"$out/console.log"
+		# no carriage returns, no terminal escapes (a kernel without a
+		# VGA console leaves SeaBIOS's reset sequence before our lines)
+		tr -d '\r' <"$raw" | sed -E 's/\x1b(\[[0-9;?]*[A-Za-z]|[c78])//g' >"$out/console.log"
 		if [ $attempt -lt 3 ] && [ $qrc -ne 124 ] && [ $qrc -ne 137 ] &&
 		   ! grep -q '^perfabi-vm: init at' "$out/console.log"; then
 			mv "$out/console.log" "$out/console.boot$attempt.log"

@@ -10,7 +10,7 @@ void pa_usage(FILE *f, const char *prog)
 "usage: %s [options] [PATTERN...]\n"
 "Runs the perfabi cases on the running kernel and prints one KTAP stream.\n"
 "\n"
-"  PATTERN              case names or globs (\"open/*\", \"read/enospc\")\n"
+"  PATTERN              case names or globs (\"open/*\", \"read/*enospc\")\n"
 "  -a, --area AREA      only cases of AREA (repeatable)\n"
 "  -l, --list           list the selected cases with their assertions\n"
 "  -v, --verbose        print every case's diagnostics, not only failures'\n"

@@ -24,6 +24,23 @@ check "unknown series is named" grep -q "unknown kernel '9.99'\|apt-cache is nee
 out=$("$VM" --results "$tmp/r" "$tmp/no/bzImage" 2>&1); rc=$?
 check "missing image exits 2" test $rc -eq 2
 check "missing image is named" grep -q "does not exist" <<<"$out"
+out=$("$VM" --results "$tmp/r" 'no such kernel!' 2>&1); rc=$?
+check "a name that cannot be a kernel exits 2" test $rc -eq 2
+check "without asking apt first" bash -c '! grep -q "refreshing the package lists" <<<"$1"' _ "$out"
+out=$("$VM" --results "$tmp/r" 'read/*' 2>&1); rc=$?
+check "a case pattern before -- exits 2" test $rc -eq 2
+check "and hints at --" grep -q "go after '--'" <<<"$out"
+out=$("$VM" --results "$tmp/r" build:"$tmp/no-tree" 2>&1); rc=$?
+check "build: of a missing tree exits 2" test $rc -eq 2
+check "and says what build: takes" grep -q "build:6.12, build:6.1 or build:DIR" <<<"$out"
+out=$(harness/kernel.sh build "$tmp/no-tree" 2>&1); rc=$?
+check "kernel build of a missing tree exits 2" test $rc -eq 2
+check "and names it" grep -q "unknown SOURCE" <<<"$out"
+out=$(harness/kernel.sh build --variant nosuch 6.12 2>&1); rc=$?
+check "an unknown variant exits 2" test $rc -eq 2
+check "and lists the variants" grep -q "variants: noacpi" <<<"$out"
+out=$(harness/kernel.sh frobnicate 2>&1); rc=$?
+check "an unknown kernel command exits 2" test $rc -eq 2
 out=$("$VM" --bogus 6.1 2>&1); rc=$?
 check "unknown option exits 2" test $rc -eq 2
 check "unknown option says so" grep -q "unknown option '--bogus'" <<<"$out"
