@@ -131,7 +131,7 @@ requested() {
 	while read -r f; do
 		sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1 \2/p' \
 		       -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 n/p' "$f"
-	done < <(fragments) | awk '{ v[$1] = $2; if (!($1 in o)) { o[$1] = ++n; k[n] = $1 } }
+	done < <(fragments) | awk '{ v[$1] = substr($0, length($1) + 2); if (!($1 in o)) { o[$1] = ++n; k[n] = $1 } }
 		END { for (i = 1; i <= n; i++) print k[i], v[k[i]] }'
 }
 
