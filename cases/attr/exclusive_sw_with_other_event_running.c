@@ -28,6 +28,7 @@ PERFABI_CASE(
 	ASSERT_OK(ioctl(fa, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_OK(ioctl(fb, PERF_EVENT_IOC_ENABLE, 0));
 	pa_touch_pages(32);
+	pa_work_cpu_ms(5);	/* time_enabled advances, however coarse the clock */
 	ASSERT_OK(ioctl(fa, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_OK(ioctl(fb, PERF_EVENT_IOC_DISABLE, 0));
 	pa_read_u64(fa, va, 3);

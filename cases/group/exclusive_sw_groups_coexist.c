@@ -24,6 +24,7 @@ PERFABI_CASE(
 	ASSERT_OK(ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_OK(ioctl(fd[1], PERF_EVENT_IOC_ENABLE, 0));
 	pa_touch_pages(8);
+	pa_work_cpu_ms(5);	/* time_enabled advances, however coarse the clock */
 	ASSERT_OK(ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_OK(ioctl(fd[1], PERF_EVENT_IOC_DISABLE, 0));
 	for (int i = 0; i < 2; i++) {
