@@ -13,7 +13,7 @@ usage() {
 	cat <<'USAGE'
 usage: ./run.sh [options] [PATTERN...]
        ./run.sh --vm KERNEL... [-- runner options]
-       ./run.sh --compare RUN_A RUN_B
+       ./run.sh --compare [--all] RUN_A RUN_B
        ./run.sh kernel build|list|clean [...]
 
 Builds what is missing (make), then runs the suite on the running kernel
@@ -24,8 +24,10 @@ results.tsv, summary.json) and never overwrites an earlier one.
                    a Debian series (6.1, 6.12, 6.12-rt, 6.12-cloud), a
                    package name (linux-image-6.1.0-47-amd64) or a bzImage path;
                    see harness/vm.sh --help
-  --compare A B    list pass->fail, fail->pass, newly skipped and new cases
-                   between two run directories; exit 1 on a regression
+  --compare [--all] A B
+                   list pass->fail, fail->pass and newly skipped results
+                   between two run directories (the results both have;
+                   --all also lists the others); exit 1 on a regression
   kernel build [SOURCE]
                    build a minimal kernel for --vm from Debian's
                    linux-source-6.12/6.1 or a kernel tree (out of tree, in
@@ -36,7 +38,8 @@ USAGE
 	build/perfabi-run --help 2>/dev/null | sed -n '/^  /p'
 	cat <<'USAGE'
 
-Exit status: 0 nothing failed, 1 something failed, 2 bad usage or build error.
+Exit status: 0 nothing failed, 1 something failed, 2 bad usage or build error,
+128+N interrupted by signal N (130: Ctrl-C).
 USAGE
 }
 

@@ -3,7 +3,7 @@
  * perfabi-report: what the results say across runs and kernels.
  *
  *   perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...
- *   perfabi-report compare RUN_A RUN_B
+ *   perfabi-report compare [--all] RUN_A RUN_B
  *
  * A RUNDIR holds results.tsv (one run), or one subdirectory with a
  * results.tsv per kernel (a ./run.sh --vm run).
@@ -19,13 +19,15 @@
 static void usage(FILE *f)
 {
 	fputs("usage: perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...\n"
-	      "       perfabi-report compare RUN_A RUN_B\n"
+	      "       perfabi-report compare [--all] RUN_A RUN_B\n"
 	      "\n"
 	      "matrix   one row per case, one column per (run or kernel, identity,\n"
 	      "         paranoid level): pass, fail, skip, xfail, xpass; --html writes\n"
 	      "         a self-contained page, --junit-dir one JUnit XML file per run\n"
-	      "compare  what changed from RUN_A to RUN_B: regressions (pass -> fail),\n"
-	      "         fixes, newly skipped, new and removed results\n"
+	      "compare  what changed from RUN_A to RUN_B in the results both have:\n"
+	      "         regressions (pass -> fail), fixes, newly skipped; results only\n"
+	      "         one side has (a filtered or interrupted run) are counted on one\n"
+	      "         line, and listed with --all\n"
 	      "\n"
 	      "A RUNDIR holds results.tsv, or subdirectories that do (one per kernel\n"
 	      "of a ./run.sh --vm run). compare pairs the kernels of two VM runs by\n"
@@ -125,21 +127,52 @@ static int cmd_matrix(int argc, char **argv)
 	return rc;
 }
 
-static void print_diff(const struct rp_diff *d)
+static void print_diff(const struct rp_diff *d, bool all)
 {
 	printf("# %d regressed, %d fixed, %d newly skipped, %d no longer skipped, "
-	       "%d new, %d removed, %d other changes, %d unchanged\n",
-	       d->regressed, d->fixed, d->newly_skipped, d->unskipped, d->added,
-	       d->removed, d->other, d->same);
+	       "%d other changes, %d unchanged\n",
+	       d->regressed, d->fixed, d->newly_skipped, d->unskipped, d->other, d->same);
+	if (d->added || d->removed)
+		printf("# %d result(s) only in B, %d only in A: not compared%s\n",
+		       d->added, d->removed, all ? "" : " (--all lists them)");
+}
+
+/* A run's summary.json says it was interrupted: say so, once. */
+static void note_interrupted(const struct rp_run *run)
+{
+	char path[4200], buf[8192];
+	const char *p;
+	FILE *f;
+	size_t n;
+	int sig = 0, completed = 0, planned = 0;
+
+	snprintf(path, sizeof(path), "%s/summary.json", run->dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strstr(buf, "\"interrupted\": {");
+	if (p && sscanf(p, "\"interrupted\": {\"signal\": %d, \"completed\": %d, \"planned\": %d",
+			&sig, &completed, &planned) == 3)
+		printf("# %s was interrupted by signal %d after %d of %d runs: only its "
+		       "%d results are compared\n", run->dir, sig, completed, planned, completed);
 }
 
 static int cmd_compare(int argc, char **argv)
 {
 	struct rp_runs a = { 0 }, b = { 0 };
 	int regressed = 0, pairs = 0;
+	bool all = false;
 
+	if (argc > 0 && !strcmp(argv[0], "--all")) {
+		all = true;
+		argc--;
+		argv++;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "perfabi-report: compare needs two run directories: RUN_A RUN_B\n");
+		fprintf(stderr, "perfabi-report: compare needs two run directories: [--all] RUN_A RUN_B\n");
 		return 2;
 	}
 	if (load_all(&a, argv, 1) || load_all(&b, argv + 1, 1)) {
@@ -151,11 +184,26 @@ static int cmd_compare(int argc, char **argv)
 	if (a.n == 1 && b.n == 1) {
 		struct rp_diff d;
 
-		regressed = rp_compare(&a.v[0], &b.v[0], stdout, &d);
-		print_diff(&d);
+		note_interrupted(&a.v[0]);
+		note_interrupted(&b.v[0]);
+		regressed = rp_compare_ex(&a.v[0], &b.v[0], stdout, &d, all);
+		print_diff(&d, all);
 		pairs = 1;
 	} else {
-		/* VM runs: pair the kernels by name */
+		/* VM runs: pair the kernels by name, and say which have no pair */
+		for (int side = 0; side < 2; side++) {
+			const struct rp_runs *x = side ? &b : &a, *y = side ? &a : &b;
+
+			for (int i = 0; i < x->n; i++) {
+				bool found = false;
+
+				for (int j = 0; j < y->n; j++)
+					found |= !strcmp(x->v[i].label, y->v[j].label);
+				if (!found)
+					printf("# kernel %s is only in %s: not compared\n",
+					       x->v[i].label, side ? argv[1] : argv[0]);
+			}
+		}
 		for (int i = 0; i < a.n; i++)
 			for (int j = 0; j < b.n; j++) {
 				struct rp_diff d;
@@ -163,8 +211,10 @@ static int cmd_compare(int argc, char **argv)
 				if (strcmp(a.v[i].label, b.v[j].label))
 					continue;
 				printf("# kernel %s\n", a.v[i].label);
-				regressed += rp_compare(&a.v[i], &b.v[j], stdout, &d);
-				print_diff(&d);
+				note_interrupted(&a.v[i]);
+				note_interrupted(&b.v[j]);
+				regressed += rp_compare_ex(&a.v[i], &b.v[j], stdout, &d, all);
+				print_diff(&d, all);
 				pairs++;
 			}
 		if (!pairs) {

@@ -79,6 +79,10 @@ struct rp_diff {
  */
 int rp_compare(const struct rp_run *a, const struct rp_run *b, FILE *out,
 	       struct rp_diff *d);
+/* The same; results only one side has (a filtered or interrupted run) are
+ * counted, and listed only when list_unpaired. */
+int rp_compare_ex(const struct rp_run *a, const struct rp_run *b, FILE *out,
+		  struct rp_diff *d, bool list_unpaired);
 
 /* The case x (run, cell) table. */
 struct rp_column {

@@ -338,6 +338,12 @@ static int classify(enum rp_outcome a, enum rp_outcome b)
 int rp_compare(const struct rp_run *a, const struct rp_run *b, FILE *out,
 	       struct rp_diff *d)
 {
+	return rp_compare_ex(a, b, out, d, true);
+}
+
+int rp_compare_ex(const struct rp_run *a, const struct rp_run *b, FILE *out,
+		  struct rp_diff *d, bool list_unpaired)
+{
 	memset(d, 0, sizeof(*d));
 	for (int kind = 0; kind < CH_N; kind++) {
 		bool titled = false;
@@ -359,7 +365,7 @@ int rp_compare(const struct rp_run *a, const struct rp_run *b, FILE *out,
 				c = classify(oa, ob);
 				if (c != kind)
 					continue;
-				if (out) {
+				if (out && (list_unpaired || (kind != CH_ADDED && kind != CH_REMOVED))) {
 					const char *why = rb && rb->detail[0] ? rb->detail :
 							  ra && ra->detail[0] ? ra->detail : "";
 

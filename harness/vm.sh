@@ -306,7 +306,10 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-trap 'say "interrupted"; exit 1' INT TERM
+# an interrupted run exits as a shell reports the signal, not as a failure
+trap 'say "interrupted"; exit 130' INT
+trap 'say "interrupted"; exit 143' TERM
+trap 'say "interrupted"; exit 129' HUP
 
 build_initramfs() {
 	local st=$WORK/root
@@ -478,6 +481,8 @@ mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
 status=0
 summary=()
 accel_done=
+tap_n=0
+echo "TAP version 13"
 for i in "${!k_label[@]}"; do
 	label=${k_label[$i]} pkg=${k_pkg[$i]} ver=${k_ver[$i]}
 	out=$RUN_DIR/$label
@@ -492,6 +497,8 @@ for i in "${!k_label[@]}"; do
 		else
 			say "$label: the kernel build failed; skipping this kernel"
 			summary+=("$(printf '%-14s %-8s %s' "$label" "-" "build failed: ${k_build[$i]}")")
+			tap_n=$((tap_n + 1))
+			echo "not ok $tap_n $label - the kernel build failed (see above)"
 			status=1
 			continue
 		fi
@@ -501,6 +508,8 @@ for i in "${!k_label[@]}"; do
 		else
 			say "$label: cannot fetch $pkg; skipping this kernel"
 			summary+=("$(printf '%-14s %-8s %s' "$label" "-" "fetch failed: $pkg")")
+			tap_n=$((tap_n + 1))
+			echo "not ok $tap_n $label - cannot fetch $pkg"
 			status=1
 			continue
 		fi
@@ -553,14 +562,28 @@ for i in "${!k_label[@]}"; do
 		end_watch "$raw" "$qpid" "$WORK/stopped.$i" &
 		watchpid=$!
 		# live progress: the KTAP lines and kernel trouble, not the payload
+		# live progress on stdout as one KTAP stream for all kernels:
+		# results renumbered and named <kernel>/<result>, everything
+		# else a diagnostic; the plan comes at the end
 		tail -n +1 -f --pid="$qpid" "$raw" 2>/dev/null |
-			sed -u -E -n 's/\r$//; /^(ok |not ok |# |TAP version|[0-9]+ passed|perfabi-vm: (init|runner|starting))|Kernel panic|Oops|WARNING:|BUG:/p' &
+			awk -v n="$tap_n" -v k="$label" -v cf="$WORK/tapcount" '
+			{ sub(/\r$/, "") }
+			/^(ok|not ok) [0-9]+ / {
+				neg = ($1 == "not"); line = $0
+				sub(/^(not )?ok [0-9]+ /, "", line)
+				printf "%sok %d %s/%s\n", neg ? "not " : "", ++n, k, line; fflush(); next
+			}
+			/^# / { print; fflush(); next }
+			/^[0-9]+ passed/ { print "# " k ": " $0; fflush(); next }
+			/^perfabi-vm: (init|runner|starting)|Kernel panic|Oops|WARNING:|BUG:/ { print "# " $0; fflush() }
+			END { print n > cf }' &
 		tailpid=$!
 		wait "$qpid"
 		qrc=$?
 		qpid=
 		wait "$tailpid" 2>/dev/null
 		tailpid=
+		tap_n=$(cat "$WORK/tapcount" 2>/dev/null || echo "$tap_n")
 		kill "$watchpid" 2>/dev/null
 		wait "$watchpid" 2>/dev/null
 		watchpid=
@@ -634,6 +657,8 @@ for i in "${!k_label[@]}"; do
 			printf '%s\tfail\t0\t%s (kernel %s, see console.log%s)\n' "$who" "$vstate: $detail" \
 				"$label" "${excerpt:+ and kernel-trouble.txt}" >>"$out/results.tsv"
 			printf 'not ok %d %s - %s: %s\n' "$(wc -l <"$out/results.tsv")" "$who" "$vstate" "$detail" >>"$out/run.tap"
+			tap_n=$((tap_n + 1))
+			printf 'not ok %d %s/%s - %s: %s\n' "$tap_n" "$label" "$who" "$vstate" "${detail//#/}"
 		fi
 		{
 			printf '{\n  "perfabi": 1,\n  "run_id": %s,\n  "kernel": %s,\n' "$(js "$RUN_ID/$label")" "$(js "${release:-unknown}")"
@@ -677,7 +702,7 @@ for i in "${!k_label[@]}"; do
 	summary+=("$(printf '%-14s %-8s %-5s boot %6s s  wall %7s s  %s' "$label" "$vstate" "$accel_done" "${boot:-?}" "$wall" "$counts")")
 done
 
-echo
+echo "#"
 echo "# perfabi VM run $RUN_DIR"
 for s in "${summary[@]}"; do echo "# $s"; done
 for d in "$RUN_DIR"/*/; do
@@ -693,4 +718,5 @@ if [ -x "$BUILD/perfabi-report" ]; then
 			echo "# report: $RUN_DIR/matrix.html, JUnit XML in $RUN_DIR/junit/"
 	fi
 fi
+echo "1..$tap_n"
 exit $status

@@ -12,6 +12,12 @@ status=0
 section() { printf '\n=== %s\n' "$*"; }
 
 tests/ensure-deps.sh prove || exit 1
+if [ "$(id -u)" -ne 0 ]; then
+	echo "make check: not root: the suite runs only as this user at the current"
+	echo "  paranoid level (the other identities and levels are skips that say so),"
+	echo "  and the tests that change perf_event_paranoid are skipped; run it as"
+	echo "  root for the whole privilege matrix"
+fi
 section "build"
 make -s -j"$(nproc)" all units || exit 1
 

@@ -133,7 +133,7 @@ static FILE *open_in(const char *dir, const char *name)
 static void write_summary(FILE *f, const struct pa_context *ctx, const char *run_id,
 			  const struct pa_result *r, int nr, const struct pa_counts *c,
 			  long total_ms, const struct pa_plan *plan,
-			  const struct pa_abimap_stats *abi)
+			  const struct pa_abimap_stats *abi, int sig, const char *during)
 {
 	fprintf(f, "{\n  \"perfabi\": 1,\n  \"run_id\": ");
 	pa_json_str(f, run_id);
@@ -161,6 +161,16 @@ static void write_summary(FILE *f, const struct pa_context *ctx, const char *run
 			abi->total, abi->covered, abi->untestable, abi->missing);
 	fprintf(f, ",\n  \"counts\": {\"pass\": %d, \"fail\": %d, \"skip\": %d, \"xfail\": %d, \"xpass\": %d},\n",
 		c->n[PA_PASS], c->n[PA_FAIL], c->n[PA_SKIP], c->n[PA_XFAIL], c->n[PA_XPASS]);
+	if (sig) {
+		/* not a complete run: what it did not reach is not a result */
+		fprintf(f, "  \"interrupted\": {\"signal\": %d, \"completed\": %d, \"planned\": %d, \"during\": ",
+			sig, nr, plan->njobs);
+		if (during)
+			pa_json_str(f, during);
+		else
+			fputs("null", f);
+		fprintf(f, "},\n");
+	}
 	fprintf(f, "  \"duration_ms\": %ld,\n  \"cases\": [\n", total_ms);
 	for (int i = 0; i < nr; i++) {
 		fprintf(f, "    {\"name\": ");
@@ -480,9 +490,16 @@ int main(int argc, char **argv)
 		printf("%s\n", mount_note);
 	if (plan.notes[0])
 		printf("%s\n", plan.notes);
-	if (tap)
+	if (tap) {
 		fprintf(tap, "TAP version 13\n1..%d\n", plan.njobs);
+		fprintf(tap, "# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",
+			ctx.release, ctx.kernel.major, ctx.kernel.minor, ctx.kernel.patch,
+			ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
+		if (plan.notes[0])
+			fprintf(tap, "%s\n", plan.notes);
+	}
 	int done = 0;
+	const char *interrupted = NULL;
 	for (int j = 0; j < plan.njobs && !stop_sig; j++) {
 		struct pa_job *job = &plan.jobs[j];
 		struct pa_result *r = &res[j];
@@ -499,6 +516,12 @@ int main(int argc, char **argv)
 		} else {
 			run_job(job, r, o.timeout_scale, stdout, tap, o.verbose, &taint_before);
 		}
+		if (stop_sig && !job->skip_reason[0] && job->ci->timeout >= 0) {
+			/* stopped while it ran: the case was told to end, so
+			 * what it did is no result (not a failure either) */
+			interrupted = job->name;
+			break;
+		}
 		pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
 		if (tap)
 			pa_ktap_result(tap, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
@@ -507,6 +530,23 @@ int main(int argc, char **argv)
 			fprintf(tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
 				r->duration_ms, r->detail);
 		done++;
+	}
+	if (stop_sig) {
+		/* the plan stays whole for TAP consumers: the results not reached
+		 * are skips that say why; results.tsv holds only real results */
+		for (int j = done; j < plan.njobs; j++) {
+			char why[600];
+
+			if (interrupted && !strcmp(plan.jobs[j].name, interrupted))
+				snprintf(why, sizeof(why), "interrupted by signal %d while it ran: not a result",
+					 (int)stop_sig);
+			else
+				snprintf(why, sizeof(why), "not run: the run was interrupted by signal %d",
+					 (int)stop_sig);
+			pa_ktap_result(stdout, j + 1, plan.jobs[j].name, PA_SKIP, why);
+			if (tap)
+				pa_ktap_result(tap, j + 1, plan.jobs[j].name, PA_SKIP, why);
+		}
 	}
 	pa_matrix_end(&plan);
 	if (plan.notes[0])
@@ -521,9 +561,10 @@ int main(int argc, char **argv)
 		have_abi = abi_coverage(mp, all, nsel, &abi);
 	}
 	if (stop_sig) {
-		printf("# interrupted by signal %d after %d of %d runs; global settings restored\n",
-		       (int)stop_sig, done, plan.njobs);
-		rc = 1;
+		printf("# interrupted by signal %d after %d of %d runs%s%s; global settings restored\n",
+		       (int)stop_sig, done, plan.njobs, interrupted ? ", during " : "",
+		       interrupted ? interrupted : "");
+		rc = 128 + (int)stop_sig;	/* as a shell reports a signal */
 	}
 	if (tap) {
 		pa_print_totals(tap, &counts);
@@ -537,18 +578,20 @@ int main(int argc, char **argv)
 
 		if (js) {
 			write_summary(js, &ctx, id ? id + 1 : run_dir, res, done, &counts,
-				      now_ms() - t0, &plan, have_abi ? &abi : NULL);
+				      now_ms() - t0, &plan, have_abi ? &abi : NULL,
+				      (int)stop_sig, interrupted);
 			fclose(js);
 		}
 		printf("# results: %s\n", run_dir);
 	}
 	if (have_abi)
-		printf("# ABI map: the cases run cover %d of %d elements (%d more untestable with a reason, %d without a case)\n",
-		       abi.covered, abi.total, abi.untestable, abi.missing);
+		printf("# ABI map: the cases run cover %d of %d elements (%d more untestable with a reason, %d %s)\n",
+		       abi.covered, abi.total, abi.untestable, abi.missing,
+		       nsel < nall ? "not covered by the selected cases" : "without a case");
 	pa_matrix_totals(stdout, &plan, res, done);
 	print_skip_reasons(stdout, res, done);
 	pa_print_totals(stdout, &counts);
-	if (counts.n[PA_FAIL])
+	if (counts.n[PA_FAIL] && !stop_sig)
 		rc = 1;
 	free(res);
 	free(all);

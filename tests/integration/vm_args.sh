@@ -75,9 +75,18 @@ check "a regression exits 1" test $rc -eq 1
 check "the regression is listed" grep -q "pass    -> fail    x/one@root,paranoid=2  # now EINVAL" <<<"$out"
 check "the fix is listed" grep -q "fail    -> pass    x/two@root,paranoid=2" <<<"$out"
 check "newly skipped is listed" grep -q "pass    -> skip    x/three@user,paranoid=2  # no tracefs" <<<"$out"
-check "a new case is listed" grep -q "missing -> pass    x/four@root,paranoid=2" <<<"$out"
-out=$("$REPORT" compare "$tmp/b" "$tmp/a")
-check "a removed case is listed" grep -q "pass    -> missing x/four@root,paranoid=2" <<<"$out"
+check "a new result is counted, not listed" grep -q "^# 1 result(s) only in B, 0 only in A: not compared (--all lists them)" <<<"$out"
+check "and not listed by default" bash -c '! grep -q "x/four" <<<"$1"' _ "$out"
+out=$("$REPORT" compare --all "$tmp/a" "$tmp/b")
+check "--all lists a new result" grep -q "missing -> pass    x/four@root,paranoid=2" <<<"$out"
+out=$("$REPORT" compare --all "$tmp/b" "$tmp/a")
+check "--all lists a removed result" grep -q "pass    -> missing x/four@root,paranoid=2" <<<"$out"
+# an interrupted run: said so, and what it did not reach is no regression
+mk "$tmp/int" "x/one@root,paranoid=2${t}pass${t}1${t}"
+printf '{\n  "interrupted": {"signal": 2, "completed": 1, "planned": 3, "during": "x/two@root,paranoid=2"},\n}\n' >"$tmp/int/summary.json"
+out=$("$REPORT" compare "$tmp/a" "$tmp/int"); rc=$?
+check "an interrupted run is no regression" test $rc -eq 0
+check "an interrupted run is named" grep -q "int was interrupted by signal 2 after 1 of 3 runs" <<<"$out"
 out=$("$REPORT" compare "$tmp/a" "$tmp/a"); rc=$?
 check "no regression exits 0" test $rc -eq 0
 check "no regression says so" grep -qx "no regression" <<<"$out"
@@ -96,6 +105,10 @@ cp -r "$tmp/a" "$tmp/vm2/6.1"; cp -r "$tmp/b" "$tmp/vm2/6.12"
 out=$("$REPORT" compare "$tmp/vm1" "$tmp/vm2"); rc=$?
 check "VM runs: a regression on one kernel exits 1" test $rc -eq 1
 check "VM runs: per kernel" grep -q "^# kernel 6.12" <<<"$out"
+mkdir -p "$tmp/vm3"; cp -r "$tmp/a" "$tmp/vm3/6.1"; cp -r "$tmp/a" "$tmp/vm3/7.0"
+out=$("$REPORT" compare "$tmp/vm1" "$tmp/vm3")
+check "VM runs: a kernel only one side has is named" grep -q "^# kernel 7.0 is only in $tmp/vm3: not compared" <<<"$out"
+check "VM runs: and the other side's" grep -q "^# kernel 6.12 is only in $tmp/vm1: not compared" <<<"$out"
 
 out=$("$REPORT" matrix --html "$tmp/m.html" --junit-dir "$tmp/junit" "$tmp/vm2"); rc=$?
 check "matrix exits 0" test $rc -eq 0
