@@ -625,6 +625,28 @@ static const char *variant(const struct rp_run *run, const char *cas)
 	return old && new ? "old+new" : old ? "old" : new ? "new" : "";
 }
 
+/* Whether two result sets gave this case different outcomes in a cell
+ * (identity, paranoid level) both ran. */
+static bool row_differs(const struct rp_matrix *m, const char *cas)
+{
+	for (int a = 0; a < m->ncols; a++) {
+		const struct rp_result *ra = rp_matrix_at(m, a, cas);
+
+		if (!ra)
+			continue;
+		for (int b = a + 1; b < m->ncols; b++) {
+			const struct rp_result *rb;
+
+			if (m->cols[b].run == m->cols[a].run || strcmp(m->cols[a].cell, m->cols[b].cell))
+				continue;
+			rb = rp_matrix_at(m, b, cas);
+			if (rb && rb->outcome != ra->outcome)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* One column per run: a case's worst outcome over its cells, so that the
  * kernels fit side by side on one screen. */
 static void overview_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs,
@@ -641,9 +663,12 @@ static void overview_html(FILE *f, const struct rp_matrix *m, const struct rp_ru
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < m->ncases; i++) {
-		fprintf(f, "<tr%s><th class=\"case\">",
-			i && strncmp(m->cases[i], m->cases[i - 1], strcspn(m->cases[i], "/") + 1) ?
-			" class=\"area\"" : "");
+		bool area = i && strncmp(m->cases[i], m->cases[i - 1], strcspn(m->cases[i], "/") + 1);
+		bool differs = row_differs(m, m->cases[i]);
+
+		fprintf(f, "<tr%s%s%s><th class=\"case\">", area || !differs ? " class=\"" : "",
+			area ? (differs ? "area" : "area same") : (differs ? "" : "same"),
+			area || !differs ? "\"" : "");
 		rp_xml_str(f, m->cases[i]);
 		fputs("</th>", f);
 		for (int k = 0; k < runs->n; k++) {
@@ -734,6 +759,7 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 	      "table.m.o td{min-width:64px}\n"
 	      "ul.fails{font:12.5px ui-monospace,Menlo,Consolas,monospace;padding-left:18px}\n"
 	      "ul.fails li{margin:2px 0}\n"
+	      "#differ:checked ~ .wrap tr.same { display: none; }\n"
 	      "</style></head><body>\n<h1>perfabi: perf_event_open(2) ABI results</h1>\n", f);
 	fprintf(f, "<p class=\"sub\">%d cases &times; %d columns (kernel &times; identity, paranoid level) from %d result set%s. "
 		"Columns are <i>identity/paranoid level</i>. Hover a cell for the result name and the skip reason or diagnostic.</p>\n",
@@ -761,6 +787,9 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 	overview_html(f, m, runs, sym);
 	fputs("<h2>Every cell</h2>\n<p class=\"sub\">One column per kernel (or run) &times; identity/paranoid level. "
 	      "Privilege-sensitive cases run in every cell, the others as root and user at the kernel's own level.</p>\n", f);
+	if (runs->n > 1)
+		fputs("<input type=\"checkbox\" id=\"differ\"><label for=\"differ\"> only the cases whose "
+		      "outcome differs between result sets in a cell both ran</label>\n", f);
 	fputs("<div class=\"wrap\"><table class=\"m\"><thead><tr class=\"k\"><th class=\"case\" rowspan=\"2\">case</th>", f);
 	for (int c = 0; c < m->ncols;) {
 		int span = 1;
@@ -790,9 +819,12 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < m->ncases; i++) {
 		/* a line between areas */
-		fprintf(f, "<tr%s><th class=\"case\">",
-			i && strncmp(m->cases[i], m->cases[i - 1], strcspn(m->cases[i], "/") + 1) ?
-			" class=\"area\"" : "");
+		bool area = i && strncmp(m->cases[i], m->cases[i - 1], strcspn(m->cases[i], "/") + 1);
+		bool differs = row_differs(m, m->cases[i]);
+
+		fprintf(f, "<tr%s%s%s><th class=\"case\">", area || !differs ? " class=\"" : "",
+			area ? (differs ? "area" : "area same") : (differs ? "" : "same"),
+			area || !differs ? "\"" : "");
 		rp_xml_str(f, m->cases[i]);
 		fputs("</th>", f);
 		for (int c = 0; c < m->ncols; c++) {

@@ -114,6 +114,9 @@ out=$("$REPORT" matrix --html "$tmp/m.html" --junit-dir "$tmp/junit" "$tmp/vm2")
 check "matrix exits 0" test $rc -eq 0
 check "matrix has a row per case" grep -q '^x/one  *P\. F\.$' <<<"$out"
 check "matrix writes HTML" grep -q '<td class="fail first" title="6.12: x/one@root,paranoid=2 .* fail: now EINVAL">' "$tmp/m.html"
+check "matrix HTML can show only the rows that differ" grep -q 'id="differ"' "$tmp/m.html"
+check "a case with the same outcome everywhere is marked" grep -q '<tr class="same"><th class="case">x/four' "$tmp/m.html"
+check "a case that differs is not" grep -q '<tr><th class="case">x/one' "$tmp/m.html"
 check "matrix writes JUnit per kernel" test -s "$tmp/junit/6.1.xml" -a -s "$tmp/junit/6.12.xml"
 check "JUnit counts the failure" grep -q 'failures="1"' "$tmp/junit/6.12.xml"
 finish
