@@ -242,6 +242,7 @@ void pa_plan_init(struct pa_plan *p)
 	memset(p, 0, sizeof(*p));
 	p->saved_level = PA_NO_LEVEL;
 	p->lock_fd = -1;
+	p->machine_lock_fd = -1;
 }
 
 /* ---- the sysctl, its journal and the lock ---------------------------- */
@@ -311,6 +312,33 @@ static int state_dir(char *buf, size_t len)
 	return 0;
 }
 
+/* flock path exclusively, without waiting: the fd with this pid written
+ * into it, or -1 with the holder's pid in err. */
+static int take_lock(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	char pid[32] = "";
+
+	if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
+		if (ftruncate(fd, 0) == 0) {
+			snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+			if (pwrite(fd, pid, strlen(pid), 0) < 0)
+				{ /* the pid is only informative */ }
+		}
+		return fd;
+	}
+	if (fd >= 0) {
+		ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
+
+		pid[n > 0 ? n : 0] = 0;
+		pid[strcspn(pid, "\n")] = 0;
+		close(fd);
+	}
+	snprintf(err, errlen, "another perfabi run holds %s%s%s%s: perf_event_paranoid is global, so runs cannot overlap",
+		 path, pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+	return -1;
+}
+
 int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen)
 {
 	char lock[300];
@@ -322,27 +350,22 @@ int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(lock, sizeof(lock), "%s/lock", p->state_dir);
-	p->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB)) {
-		char pid[32] = "";
-		if (p->lock_fd >= 0) {
-			ssize_t n = pread(p->lock_fd, pid, sizeof(pid) - 1, 0);
-			pid[n > 0 ? n : 0] = 0;
-			pid[strcspn(pid, "\n")] = 0;
-			close(p->lock_fd);
-		}
-		p->lock_fd = -1;
-		snprintf(err, errlen, "another perfabi run holds %s%s%s: perf_event_paranoid is global, so runs cannot overlap",
-			 lock, pid[0] ? " (pid " : "", pid[0] ? pid : "");
-		if (pid[0])
-			strncat(err, ")", errlen - strlen(err) - 1);
+	p->lock_fd = take_lock(lock, err, errlen);
+	if (p->lock_fd < 0)
 		return -1;
-	}
-	if (ftruncate(p->lock_fd, 0) == 0) {
-		char pid[32];
-		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-		if (pwrite(p->lock_fd, pid, strlen(pid), 0) < 0)
-			{ /* the pid is only informative */ }
+	if (geteuid() == 0) {
+		/* two state directories (two checkouts, a CI clone beside a
+		 * developer's tree) must not both change the global sysctls */
+		const char *ml = getenv("PERFABI_MACHINE_LOCK");
+
+		if (!ml)
+			ml = access("/run", W_OK) ? "/tmp/perfabi.lock" : "/run/perfabi.lock";
+		p->machine_lock_fd = take_lock(ml, err, errlen);
+		if (p->machine_lock_fd < 0) {
+			close(p->lock_fd);
+			p->lock_fd = -1;
+			return -1;
+		}
 	}
 	replayed = pa_journal_replay(p->state_dir, pa_paranoid_set);
 	if (replayed != PA_NO_LEVEL)
@@ -421,6 +444,10 @@ void pa_matrix_end(struct pa_plan *p)
 	if (p->lock_fd >= 0) {
 		close(p->lock_fd);
 		p->lock_fd = -1;
+	}
+	if (p->machine_lock_fd >= 0) {
+		close(p->machine_lock_fd);
+		p->machine_lock_fd = -1;
 	}
 }
 

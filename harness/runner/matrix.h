@@ -45,6 +45,9 @@ struct pa_plan {
 	/* state while running */
 	int saved_level;		/* PA_NO_LEVEL when untouched */
 	int lock_fd;
+	int machine_lock_fd;		/* root: one run per machine (the
+					 * sysctls are global, whatever the
+					 * state directory) */
 	char state_dir[256];
 	bool sysctls_saved;		/* dir/sysctls written by this run */
 	char notes[1024];		/* "# " lines for after the TAP header */

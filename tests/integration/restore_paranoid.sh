@@ -45,6 +45,11 @@ wait_for 10 changed
 out=$("$RUN" --cases "$SELF" --no-results selftest/pass 2>&1); rc=$?
 check "a concurrent run exits 2" test $rc -eq 2
 check "a concurrent run says why" grep -q "another perfabi run holds" <<<"$out"
+# another checkout (its own state directory) is refused too: the sysctls
+# are the machine's
+out=$(PERFABI_STATE_DIR=$tmp/other-state "$RUN" --cases "$SELF" --no-results selftest/pass 2>&1); rc=$?
+check "a concurrent run from another state directory exits 2" test $rc -eq 2
+check "and names the machine-wide lock" grep -q "another perfabi run holds ${PERFABI_MACHINE_LOCK:-/run/perfabi.lock}" <<<"$out"
 
 # SIGKILL: nothing can restore now; the next run must, first thing
 kill -KILL $pid; wait $pid 2>/dev/null
