@@ -132,7 +132,9 @@ int pa_online_cpus(void);
 int pa_pmu_type(const char *pmu);	/* -1 when absent */
 bool pa_hw_pmu_present(const char **reason);
 const char *pa_tracefs(void);		/* mount point or NULL */
-long pa_tracepoint_id(const char *sys, const char *event); /* -1: absent */
+/* -1: absent. tracefs is root-only by default: where it cannot be read, the
+ * ids the runner listed as root ($PERFABI_TRACEPOINT_IDS) are used. */
+long pa_tracepoint_id(const char *sys, const char *event);
 
 /* NULL when every feature of the space-separated list is present, else
  * the reason the first missing one is missing (static storage). Unknown

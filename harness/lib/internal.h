@@ -25,7 +25,9 @@ struct pa_context {
 	int ncpus;
 	int npmus;
 	struct { char name[64]; int type; } pmus[PA_MAX_PMUS];
-	const char *tracefs;		/* NULL: not mounted */
+	const char *tracefs;		/* NULL: not mounted (or not readable) */
+	bool tracepoint_ids;		/* the runner handed over the ids
+					 * ($PERFABI_TRACEPOINT_IDS) */
 	int hw_pmu;			/* 1 yes, 0 no, -1 not probed */
 	char hw_pmu_reason[160];
 };

@@ -213,10 +213,10 @@ const char *pa_requirements_unmet(const struct pa_case *c,
 		return UNMET("needs %d online CPUs (%d online)", c->min_cpus, ctx->ncpus);
 	if (c->pmu && pa_context_pmu_type(ctx, c->pmu) < 0)
 		return UNMET("no '%s' PMU in /sys/bus/event_source/devices", c->pmu);
-	if (c->tracefs && !ctx->tracefs && ctx->uid != 0)
+	if (c->tracefs && !ctx->tracefs && !ctx->tracepoint_ids && ctx->uid != 0)
 		return UNMET("tracefs events/ not readable by uid %u (tracefs is root-only by default) or not mounted",
 			     (unsigned)ctx->uid);
-	if (c->tracefs && !ctx->tracefs)
+	if (c->tracefs && !ctx->tracefs && !ctx->tracepoint_ids)
 		return UNMET("tracefs is not mounted (looked in /sys/kernel/tracing and /sys/kernel/debug/tracing)");
 	if (c->hw_pmu && ctx->hw_pmu != 1)
 		return UNMET("no hardware PMU: %s",

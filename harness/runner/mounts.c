@@ -7,8 +7,12 @@
  */
 #include "runner.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 
 static const char tracing[] = "/sys/kernel/tracing";
 
@@ -32,4 +36,73 @@ int pa_private_mounts(char *note, size_t len)
 	snprintf(note, len, "# tracefs was not mounted: mounted at %s in the runner's private mount namespace (the host's mounts are untouched)",
 		tracing);
 	return 1;
+}
+
+/*
+ * tracefs is root-only by default, so a case running as an unprivileged
+ * identity cannot read a tracepoint's id, and the tracepoint permission
+ * rules could never be checked unprivileged. The runner (root) lists every
+ * id once, in a world-readable file named by $PERFABI_TRACEPOINT_IDS, before
+ * any identity switch; the library falls back to it. Removed at exit.
+ */
+static char ids_dir[64], ids_file[96];
+
+static void remove_ids(void)
+{
+	if (ids_file[0])
+		unlink(ids_file);
+	if (ids_dir[0])
+		rmdir(ids_dir);
+}
+
+int pa_tracepoint_ids_export(void)
+{
+	const char *t = pa_tracefs();
+	char path[PATH_MAX], buf[32];
+	DIR *d, *sd;
+	struct dirent *s, *e;
+	FILE *out, *f;
+	int n = 0;
+
+	if (!t || geteuid() != 0)
+		return 0;
+	snprintf(ids_dir, sizeof(ids_dir), "/tmp/perfabi-tp.XXXXXX");
+	if (!mkdtemp(ids_dir)) {
+		ids_dir[0] = 0;
+		return -1;
+	}
+	chmod(ids_dir, 0755);
+	snprintf(ids_file, sizeof(ids_file), "%s/ids", ids_dir);
+	atexit(remove_ids);
+	out = fopen(ids_file, "we");
+	if (!out)
+		return -1;
+	snprintf(path, sizeof(path), "%s/events", t);
+	d = opendir(path);
+	while (d && (s = readdir(d))) {
+		if (s->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", t, s->d_name);
+		sd = opendir(path);
+		while (sd && (e = readdir(sd))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", t, s->d_name, e->d_name);
+			f = fopen(path, "re");
+			if (f && fgets(buf, sizeof(buf), f)) {
+				fprintf(out, "%s %s %ld\n", s->d_name, e->d_name, strtol(buf, NULL, 10));
+				n++;
+			}
+			if (f)
+				fclose(f);
+		}
+		if (sd)
+			closedir(sd);
+	}
+	if (d)
+		closedir(d);
+	fchmod(fileno(out), 0644);
+	fclose(out);
+	setenv("PERFABI_TRACEPOINT_IDS", ids_file, 1);
+	return n;
 }

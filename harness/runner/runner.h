@@ -59,6 +59,10 @@ void pa_print_totals(FILE *f, const struct pa_counts *c);
 /* Mount tracefs in a private mount namespace when the host has not
  * (root only); 1 mounted, 0 nothing to do, -1 failed; note says which. */
 int pa_private_mounts(char *note, size_t len);
+/* As root: list every tracepoint id in a world-readable file and name it in
+ * $PERFABI_TRACEPOINT_IDS for the cases (tracefs is root-only). The count,
+ * or -1. */
+int pa_tracepoint_ids_export(void);
 
 /* Replace path with text so that a crash leaves the old or the new file
  * whole (written to path.new, fsync, rename): the run's state files. */
