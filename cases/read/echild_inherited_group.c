@@ -1,23 +1,43 @@
 #include "perfabi.h"
 #include <sys/wait.h>
 
+/*
+ * 32671e3799ca (6.6-rc7, CVE-2023-5717) and the stable releases that took
+ * it, each the first of its branch with the ECHILD rule: 6.5.9, 6.1.60,
+ * 5.15.137, 5.10.199, 5.4.259 (all released 2023-10-25). Other branches
+ * (6.2..6.4 ended before it) are not known to have it.
+ */
+static const char *const echild_fixed[] = {
+	"6.5.9", "6.1.60", "5.15.137", "5.10.199", "5.4.259",
+};
+
 static const char *echild_probe(void)
 {
+	static char why[96];
 	const char *r = pa_probe_self_perf();
+	struct pa_kver k = pa_kernel(), f;
 
 	if (r)
 		return r;
-	/* 32671e3799ca: 6.6-rc7; in the 6.1 branch (present in 6.1.158) */
 	if (pa_kernel_at_least("6.6"))
 		return NULL;
-	if (pa_kernel_at_least("6.1.158") && !pa_kernel_at_least("6.2"))
-		return NULL;
-	return "kernel may predate 32671e3799ca (mis-matched inherited group reads)";
+	for (size_t i = 0; i < sizeof(echild_fixed) / sizeof(echild_fixed[0]); i++) {
+		if (pa_kver_parse(echild_fixed[i], &f) || f.major != k.major ||
+		    f.minor != k.minor)
+			continue;
+		if (pa_kernel_at_least(echild_fixed[i]))
+			return NULL;
+		snprintf(why, sizeof(why), "kernel predates %s, the first %d.%d.y "
+			 "release with 32671e3799ca", echild_fixed[i], k.major, k.minor);
+		return why;
+	}
+	return "no known stable release of this branch has 32671e3799ca "
+	       "(mis-matched inherited group reads)";
 }
 
 PERFABI_CASE(
 	.assertion = "a PERF_FORMAT_GROUP read of an inherited group fails with ECHILD when the parent's group changed after a child inherited it (the child's copy no longer matches)",
-	.ref = "kernel/events/core.c __perf_read_group_add(): parent->group_generation/nr_siblings != leader's -> -ECHILD; commit 32671e3799ca (6.6-rc7, backported to 6.1.y)",
+	.ref = "kernel/events/core.c __perf_read_group_add(): parent->group_generation/nr_siblings != leader's -> -ECHILD; commit 32671e3799ca (6.6-rc7; stable 6.5.9, 6.1.60, 5.15.137, 5.10.199, 5.4.259)",
 	.covers = "read.ECHILD read_format.GROUP attr.inherit",
 	.tags = "linux-git=32671e3799ca",
 	.probe = echild_probe,
