@@ -1,0 +1,128 @@
+#include "perfabi.h"
+
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+/*
+ * watermark clear and wakeup_events = 0: no sample count wakes the reader
+ * (perf_output_sample() counts only when wakeup_events is set), and the
+ * ring's byte watermark is the default, half of the data area
+ * (ring_buffer_init(): "if (!rb->watermark) rb->watermark = max_size / 2").
+ * __perf_output_begin() wakes when the new data_head is more than that past
+ * rb->wakeup, so the fd turns readable at the record that takes the data
+ * past half the area: with 16-byte records (PERF_SAMPLE_IP) and one data
+ * page of P bytes, P/32 records do not wake, the next one does.
+ *
+ * Finding: perf_event_open(2) says that kernels since 3.0 "treat 0 the same
+ * as 1" for wakeup_events; for poll() they do not (for signals every
+ * overflow signals anyway: notify/signal_every_overflow_wakeup_events_zero).
+ *
+ * A page-fault sampler with period 1 writes one record per fault; the case
+ * touches one fresh page at a time and reads data_head after each, so it
+ * knows the exact byte count when it polls. What the measured steps execute
+ * runs once before ENABLE; a step that wrote other than one record (an
+ * incidental fault) makes the attempt start over.
+ */
+static short poll0(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n = poll(&p, 1, 0);
+
+	if (n < 0) {
+		pa_fail("poll: %s", pa_errno_name(errno));
+		pa_abort();
+	}
+	return n ? p.revents : 0;
+}
+
+static void prefault_ring(struct pa_ring *r)
+{
+	volatile unsigned char *d = r->data;
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t off = 0; off < r->data_size; off += psz)
+		(void)d[off];
+	(void)pa_ring_head(r);
+}
+
+/* One fresh page at a time until data_head is `want`: false when a step
+ * wrote other than one `rec`-byte record. */
+static bool fill_to(struct pa_ring *r, uint64_t want, uint64_t rec)
+{
+	uint64_t h = pa_ring_head(r), n;
+
+	while (h < want) {
+		pa_touch_pages(1);
+		n = pa_ring_head(r);
+		if (n == h) {
+			pa_fail("a page fault wrote no sample (data_head stays %llu)",
+				(unsigned long long)h);
+			pa_abort();
+		}
+		if (n != h + rec)
+			return false;
+		h = n;
+	}
+	return h == want;
+}
+
+static bool attempt(void)
+{
+	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
+	uint64_t rec, half;
+	short at[3];
+	struct pa_ring r;
+	bool whole;
+	int fd;
+
+	attr.sample_type = PERF_SAMPLE_IP;
+	attr.wakeup_events = 0;
+	attr.watermark = 0;
+	attr.disabled = 1;
+	rec = pa_sample_size(&attr, NULL);
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	pa_ring_map(&r, fd, 1);
+	prefault_ring(&r);
+	half = r.data_size / 2;
+	ASSERT_EQ(half % rec, 0u);
+	pa_touch_pages(1);
+	(void)poll0(fd);
+	(void)fill_to(&r, 0, rec);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	whole = fill_to(&r, rec, rec);
+	at[0] = poll0(fd);
+	whole = whole && fill_to(&r, half, rec);
+	at[1] = poll0(fd);
+	whole = whole && fill_to(&r, half + rec, rec);
+	at[2] = poll0(fd);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	pa_ring_unmap(&r);
+	close(fd);
+	if (!whole)
+		return false;
+	pa_diag("data area %zu bytes: revents after 1 record: %#x, at %llu bytes: %#x, at %llu: %#x",
+		r.data_size, at[0], (unsigned long long)half, at[1],
+		(unsigned long long)(half + rec), at[2]);
+	EXPECT_EQ(at[0], 0);		/* one sample does not wake ("0 as 1") */
+	EXPECT_EQ(at[1], 0);		/* exactly half: not past it */
+	EXPECT_EQ(at[2], POLLIN);	/* the record that passes half wakes */
+	return true;
+}
+
+PERFABI_CASE(
+	.assertion = "with watermark clear and wakeup_events = 0, a sample does not make the fd readable; poll() reports POLLIN at the record "
+		     "that takes the data past half of the data area (one 4 KiB page: not at 2048 bytes, yes at 2064)",
+	.ref = "perf_event_open(2), Overflow handling: \"Normally, a notification is generated for every page filled\" and wakeup_events "
+	       "(\"more recent kernels treat 0 the same as 1\": not so for poll); kernel/events/ring_buffer.c ring_buffer_init() "
+	       "(rb->watermark = max_size / 2), __perf_output_begin(); core.c perf_output_sample() counts only when wakeup_events is set",
+	.covers = "fd.poll attr.wakeup_events attr.watermark mmap.data_head",
+	.probe = pa_probe_self_perf,
+) {
+	for (int i = 1; i <= 3; i++) {
+		if (attempt())
+			return;
+		pa_diag("attempt %d: an incidental page fault added a sample between steps; again", i);
+	}
+	pa_skip("every attempt took incidental page faults between steps: the edge could not be isolated");
+}
