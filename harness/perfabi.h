@@ -191,6 +191,30 @@ int pa_sysctl_write(const char *name, const char *value);
 int pa_sysctl_read(const char *name, char *buf, size_t len);
 long pa_sysctl_long(const char *name);	/* LONG_MIN when unreadable */
 
+/* ---- overflow signals (harness/lib/signals.c) ---------------------- */
+#include <signal.h>
+#define PA_MAX_SIGS 64
+struct pa_sigs {
+	int sig;
+	int n;				/* taken so far (may pass PA_MAX_SIGS) */
+	int code[PA_MAX_SIGS];		/* si_code, in order */
+	int fd[PA_MAX_SIGS];		/* si_fd */
+	long band[PA_MAX_SIGS];		/* si_band */
+};
+void pa_sig_block(int sig);
+/* Wait up to ms for the blocked sig: its number, or 0 at the timeout. */
+int pa_sig_wait(int sig, siginfo_t *si, int ms);
+/* Block sig and send fd's overflow notifications to this process as sig
+ * (F_SETOWN, F_SETSIG, O_ASYNC); drops any sig already queued. */
+void pa_sigs_route(struct pa_sigs *s, int fd, int sig);
+void pa_sigs_record(struct pa_sigs *s, const siginfo_t *si);
+/* Touch one fresh page (one overflow of a period-1 page-fault sampler) and
+ * take its signal (a failure after 10 s), and any other already queued. */
+void pa_sigs_overflow_once(struct pa_sigs *s, int step);
+/* Take signals until `want` were taken (each wait bounded at 10 s), then
+ * whatever else is queued: s->n must then equal the overflows counted. */
+void pa_sigs_settle(struct pa_sigs *s, uint64_t want);
+
 /* ---- reporting from the body ----------------------------------------- */
 void pa_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pa_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

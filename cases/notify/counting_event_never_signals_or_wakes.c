@@ -6,46 +6,6 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
-/*
- * "Overflows are generated only by sampling events (sample_period must have
- * a nonzero value)": a counting page-fault event (sample_period 0) with
- * O_ASYNC, F_SETOWN and F_SETSIG(SIGRTMIN), and a one-page ring, counts
- * the faults but never signals and never becomes readable.
- *
- * To wait for "nothing" without guessing a time, a sampling event on the
- * same faults (period 1) signals SIGRTMIN+1: once that signal arrived
- * (bounded at 10 s), the irq_work that would have signalled the counting
- * event has run too. Then no SIGRTMIN may be pending, and poll() on the
- * counting event must time out.
- */
-/* Wait up to ms for sig (blocked): its number, or 0 at the timeout. */
-static int wait_sig(int sig, siginfo_t *si, int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	sigset_t set;
-	int s;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	do
-		s = sigtimedwait(&set, si, &ts);
-	while (s < 0 && errno == EINTR);
-	if (s < 0 && errno != EAGAIN) {
-		pa_fail("sigtimedwait: %s", pa_errno_name(errno));
-		pa_abort();
-	}
-	return s < 0 ? 0 : s;
-}
-
-static void block_sig(int sig)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	ASSERT_OK(sigprocmask(SIG_BLOCK, &set, NULL));
-}
-
 static void set_async(int fd, int sig)
 {
 	ASSERT_OK(fcntl(fd, F_SETOWN, getpid()));
@@ -70,8 +30,8 @@ PERFABI_CASE(
 	uint64_t n;
 	int cfd, sfd;
 
-	block_sig(SIGRTMIN);
-	block_sig(SIGRTMIN + 1);
+	pa_sig_block(SIGRTMIN);
+	pa_sig_block(SIGRTMIN + 1);
 	ASSERT_EQ(cattr.sample_period, 0u);
 	cfd = ASSERT_OPEN(&cattr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	pa_ring_map(&r, cfd, 1);
@@ -85,14 +45,14 @@ PERFABI_CASE(
 	pa_touch_pages(32);
 	ASSERT_OK(ioctl(sfd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_OK(ioctl(cfd, PERF_EVENT_IOC_DISABLE, 0));
-	if (!wait_sig(SIGRTMIN + 1, &si, 10000)) {
+	if (!pa_sig_wait(SIGRTMIN + 1, &si, 10000)) {
 		pa_fail("the sampling event sent no signal within 10 s of 32 overflows");
 		pa_abort();
 	}
 	n = pa_read_one(cfd);
 	pa_diag("counting event: %llu faults counted", (unsigned long long)n);
 	EXPECT_GE(n, 32u);
-	EXPECT_EQ(wait_sig(SIGRTMIN, &si, 0), 0);	/* no signal */
+	EXPECT_EQ(pa_sig_wait(SIGRTMIN, &si, 0), 0);	/* no signal */
 	p.fd = cfd;
 	p.events = POLLIN;
 	p.revents = 0;

@@ -20,67 +20,7 @@
  */
 #define N 5
 
-/* Wait up to ms for sig (blocked): its number, or 0 at the timeout. */
-static int wait_sig(int sig, siginfo_t *si, int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	sigset_t set;
-	int s;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	do
-		s = sigtimedwait(&set, si, &ts);
-	while (s < 0 && errno == EINTR);
-	if (s < 0 && errno != EAGAIN) {
-		pa_fail("sigtimedwait: %s", pa_errno_name(errno));
-		pa_abort();
-	}
-	return s < 0 ? 0 : s;
-}
-
-static void block_sig(int sig)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	ASSERT_OK(sigprocmask(SIG_BLOCK, &set, NULL));
-}
-
-/* The signals taken so far, in order. */
-#define MAXSIG 64
-static struct {
-	int n;
-	int code[MAXSIG], fd[MAXSIG];
-	long band[MAXSIG];
-} got;
-
-static void record(const siginfo_t *si)
-{
-	if (got.n < MAXSIG) {
-		got.code[got.n] = si->si_code;
-		got.fd[got.n] = si->si_fd;
-		got.band[got.n] = (long)si->si_band;
-	}
-	got.n++;
-}
-
-/* Touch one fresh page (one overflow) and take its signal, waiting up to
- * 10 s, and any other already queued. */
-static void overflow_once(int sig, int step)
-{
-	siginfo_t si;
-
-	pa_touch_pages(1);
-	if (!wait_sig(sig, &si, 10000)) {
-		pa_fail("no signal within 10 s of overflow %d", step);
-		pa_abort();
-	}
-	record(&si);
-	while (wait_sig(sig, &si, 0))
-		record(&si);
-}
+static struct pa_sigs got;	/* the signals taken, in order */
 
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_REFRESH adds to the remaining count: REFRESH 2 then REFRESH 3 give 5 overflows, 4 signalled with POLL_IN "
@@ -96,19 +36,16 @@ PERFABI_CASE(
 	siginfo_t si;
 	int fd;
 
-	block_sig(SIGRTMIN);
 	attr.disabled = 1;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_OK(fcntl(fd, F_SETOWN, getpid()));
-	ASSERT_OK(fcntl(fd, F_SETSIG, SIGRTMIN));
-	ASSERT_OK(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC));
+	pa_sigs_route(&got, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
 	/* the code the steps run, once before the event counts */
 	pa_touch_pages(1);
-	(void)wait_sig(SIGRTMIN, &si, 0);
+	(void)pa_sig_wait(SIGRTMIN, &si, 0);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 2));
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 3));
-	for (int step = 1; step <= 2 * N && got.n < MAXSIG; step++) {
-		overflow_once(SIGRTMIN, step);
+	for (int step = 1; step <= 2 * N && got.n < PA_MAX_SIGS; step++) {
+		pa_sigs_overflow_once(&got, step);
 		if (got.code[got.n - 1] == POLL_HUP)
 			break;
 	}

@@ -6,43 +6,6 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
-/*
- * O_ASYNC with F_SETOWN and F_SETSIG(SIGIO): an overflow sends SIGIO with
- * the extra information fcntl(2) promises for a non-zero F_SETSIG: si_code
- * POLL_IN (perf_event_open(2): "In this case, POLL_IN is indicated"), si_fd
- * the event's fd, si_band POLLIN | POLLRDNORM (fs/fcntl.c band_table).
- * The event's fd is moved to number 40 or above first, so that si_fd is
- * not a small number by chance. SIGIO is blocked and fetched with sigtimedwait(), bounded at 10 s (the
- * signal is sent from irq_work).
- */
-/* Wait up to ms for sig (blocked): its number, or 0 at the timeout. */
-static int wait_sig(int sig, siginfo_t *si, int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	sigset_t set;
-	int s;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	do
-		s = sigtimedwait(&set, si, &ts);
-	while (s < 0 && errno == EINTR);
-	if (s < 0 && errno != EAGAIN) {
-		pa_fail("sigtimedwait: %s", pa_errno_name(errno));
-		pa_abort();
-	}
-	return s < 0 ? 0 : s;
-}
-
-static void block_sig(int sig)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	ASSERT_OK(sigprocmask(SIG_BLOCK, &set, NULL));
-}
-
 PERFABI_CASE(
 	.assertion = "with O_ASYNC, F_SETOWN and F_SETSIG(SIGIO), an overflow of a sampling event sends SIGIO with si_code POLL_IN, si_fd the event's fd "
 		     "and si_band POLLIN|POLLRDNORM",
@@ -56,7 +19,7 @@ PERFABI_CASE(
 	siginfo_t si;
 	int fd0, fd, sig;
 
-	block_sig(SIGIO);
+	pa_sig_block(SIGIO);
 	attr.disabled = 1;
 	fd0 = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	/* a distinctive fd number for si_fd */
@@ -69,7 +32,7 @@ PERFABI_CASE(
 	pa_touch_pages(1);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	memset(&si, 0, sizeof(si));
-	sig = wait_sig(SIGIO, &si, 10000);
+	sig = pa_sig_wait(SIGIO, &si, 10000);
 	if (!sig) {
 		pa_fail("no SIGIO within 10 s of an overflow");
 		pa_abort();

@@ -5,45 +5,6 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
-/*
- * O_ASYNC with F_SETOWN and no F_SETSIG: an overflow sends plain SIGIO.
- * fcntl(2) F_SETSIG: "A value of zero means to send the default SIGIO
- * signal. Any other value (including SIGIO) is the signal to send instead,
- * and in this case additional info is available to the signal handler";
- * the kernel sends the default one without that info (fs/fcntl.c
- * send_sigio_to_task(): do_send_sig_info(SIGIO, SEND_SIG_PRIV, ...)), so
- * its si_code is SI_KERNEL, not POLL_IN (that needs F_SETSIG: see
- * notify/setsig_sigio_poll_in_si_fd). SIGIO is blocked and fetched with
- * sigtimedwait(), bounded at 10 s (the signal is sent from irq_work).
- */
-/* Wait up to ms for sig (blocked): its number, or 0 at the timeout. */
-static int wait_sig(int sig, siginfo_t *si, int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	sigset_t set;
-	int s;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	do
-		s = sigtimedwait(&set, si, &ts);
-	while (s < 0 && errno == EINTR);
-	if (s < 0 && errno != EAGAIN) {
-		pa_fail("sigtimedwait: %s", pa_errno_name(errno));
-		pa_abort();
-	}
-	return s < 0 ? 0 : s;
-}
-
-static void block_sig(int sig)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	ASSERT_OK(sigprocmask(SIG_BLOCK, &set, NULL));
-}
-
 PERFABI_CASE(
 	.assertion = "with O_ASYNC and F_SETOWN but no F_SETSIG, an overflow of a sampling event sends SIGIO to the owner, with si_code SI_KERNEL "
 		     "(the default signal carries no POLL_IN code)",
@@ -57,7 +18,7 @@ PERFABI_CASE(
 	siginfo_t si;
 	int fd, sig;
 
-	block_sig(SIGIO);
+	pa_sig_block(SIGIO);
 	attr.disabled = 1;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OK(fcntl(fd, F_SETOWN, getpid()));
@@ -67,7 +28,7 @@ PERFABI_CASE(
 	pa_touch_pages(1);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	memset(&si, 0, sizeof(si));
-	sig = wait_sig(SIGIO, &si, 10000);
+	sig = pa_sig_wait(SIGIO, &si, 10000);
 	if (!sig) {
 		pa_fail("no SIGIO within 10 s of an overflow");
 		pa_abort();
