@@ -469,6 +469,10 @@ int pa_cgroup_enter(const struct pa_cgroup *cg, pid_t pid);
 /* Load a two-instruction socket-filter BPF program named `name` (needs
  * bpf() permission): its fd, with its id and 8-byte tag; -errno on error. */
 int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8]);
+/* Load "r0 = ret; exit" as a BPF_PROG_TYPE_TRACEPOINT program (for
+ * PERF_EVENT_IOC_SET_BPF): its fd, with its id; SKIP where this kernel or
+ * context cannot load one. */
+int pa_bpf_load_tracepoint(int ret, uint32_t *id);
 /* Records a BPF program load left in r (consumed first, so only the
  * load's count): KSYMBOL and BPF_EVENT records, and of the latter those of
  * type PERF_BPF_EVENT_PROG_LOAD (1) naming the loaded program. SKIP when

@@ -612,3 +612,36 @@ struct pa_bpf_load_seen pa_bpf_load_records(struct pa_ring *r, const char *name)
 	close(prog);
 	return seen;
 }
+
+/* ---- a tracepoint BPF program, for SET_BPF and QUERY_BPF ---------------- */
+
+int pa_bpf_load_tracepoint(int ret, uint32_t *id)
+{
+	uint64_t insns[2] = { 0xb7 | (uint64_t)(uint32_t)ret << 32, 0x95 }; /* r0 = ret; exit */
+	union { struct pa_bpf_load_attr l; uint8_t pad[256]; } la;
+	union { struct pa_bpf_info_attr i; uint8_t pad[256]; } ia;
+	struct { uint32_t type, id; uint8_t tag[8]; } info;
+	int fd;
+
+	memset(&la, 0, sizeof(la));
+	la.l.prog_type = 5;			/* BPF_PROG_TYPE_TRACEPOINT */
+	la.l.insn_cnt = 2;
+	la.l.insns = (uint64_t)(uintptr_t)insns;
+	la.l.license = (uint64_t)(uintptr_t)"GPL";
+	snprintf(la.l.prog_name, sizeof(la.l.prog_name), "pa_tp_ret%d", ret);
+	fd = (int)syscall(SYS_bpf, 5 /* BPF_PROG_LOAD */, &la, sizeof(la));
+	if (fd < 0)
+		pa_skip("cannot load a BPF_PROG_TYPE_TRACEPOINT program: %s",
+			pa_errno_name(errno));
+	memset(&info, 0, sizeof(info));
+	memset(&ia, 0, sizeof(ia));
+	ia.i.bpf_fd = (uint32_t)fd;
+	ia.i.info_len = sizeof(info);
+	ia.i.info = (uint64_t)(uintptr_t)&info;
+	if (syscall(SYS_bpf, 15 /* BPF_OBJ_GET_INFO_BY_FD */, &ia, sizeof(ia))) {
+		pa_fail("BPF_OBJ_GET_INFO_BY_FD: %s", pa_errno_name(errno));
+		pa_abort();
+	}
+	*id = info.id;
+	return fd;
+}
