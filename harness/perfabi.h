@@ -386,12 +386,6 @@ int pa_ring_count(struct pa_ring *r, uint32_t type);
  * the PERF_RECORD_MMAP and MMAP2 records that produced in r (records
  * already in r are consumed first and not counted). */
 void pa_mmap_self_records(struct pa_ring *r, int prot, int *n_mmap, int *n_mmap2);
-/* Open attr (a page-fault sampler) on this task with a one-page ring,
- * touch `first` fresh pages, poll() without waiting, touch `more`, poll
- * again: was POLLIN set each time? SKIP where perf_event_max_sample_rate
- * could throttle that many samples in one tick. */
-void pa_pollin_around_faults(struct perf_event_attr *attr, int first, int more,
-			     bool *before, bool *after);
 
 /* The variable-length parts of a PERF_RECORD_SAMPLE. */
 struct pa_sample_var {

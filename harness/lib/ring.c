@@ -515,39 +515,6 @@ int pa_intel_pt_attr(struct perf_event_attr *attr)
 	return type;
 }
 
-static bool pollin_now(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
-}
-
-void pa_pollin_around_faults(struct perf_event_attr *attr, int first, int more,
-			     bool *before, bool *after)
-{
-	long rate = pa_sysctl_long("kernel/perf_event_max_sample_rate");
-	struct pa_ring r;
-	int fd;
-
-	/* under the per-tick throttle (max_sample_rate / HZ, HZ <= 1000) */
-	if (rate < 1000L * (first + more))
-		pa_skip("perf_event_max_sample_rate %ld: %d samples in one tick could be throttled",
-			rate, first + more);
-	attr->disabled = 1;
-	fd = ASSERT_OPEN(attr, 0, -1, -1, 0);
-	pa_ring_map(&r, fd, 1);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	pa_touch_pages(first);
-	*before = pollin_now(fd);
-	pa_touch_pages(more);
-	*after = pollin_now(fd);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	pa_diag("%llu bytes of records written; POLLIN after %d faults: %d, after %d more: %d",
-		(unsigned long long)pa_ring_head(&r), first, *before, more, *after);
-	pa_ring_unmap(&r);
-	close(fd);
-}
-
 void pa_mmap_self_records(struct pa_ring *r, int prot, int *n_mmap, int *n_mmap2)
 {
 	long psz = sysconf(_SC_PAGESIZE);
