@@ -2,9 +2,19 @@
 
 #include <time.h>
 
+/*
+ * A per-task event with context_switch gets a PERF_RECORD_SWITCH with
+ * PERF_RECORD_MISC_SWITCH_OUT when the task is switched out and one
+ * without it when it is switched back in. Read while the task runs, the
+ * records therefore alternate out, in, out, in, ... and end with an in:
+ * as many of each. The task cannot run while switched out, so an out and
+ * its in land in the ring together, or neither. Each of the three 2 ms
+ * sleeps switches the task out, so there are at least 3 pairs; a CPU hog
+ * beside it only adds (preemption) pairs.
+ */
 PERFABI_CASE(
-	.assertion = "attr.context_switch: a task that sleeps three times gets PERF_RECORD_SWITCH records (at least one out and one in per sleep) in an event with context_switch set, and none in an otherwise identical event without it",
-	.ref = "perf_event_open(2), context_switch (4.3): \"enables the generation of PERF_RECORD_SWITCH records when a context switch occurs\"; kernel/events/core.c perf_event_switch()",
+	.assertion = "attr.context_switch: a task that sleeps three times gets PERF_RECORD_SWITCH records (at least one out and one in per sleep) in an event with context_switch set, and none in an otherwise identical event without it; the records alternate, PERF_RECORD_MISC_SWITCH_OUT first, so there are exactly as many in as out",
+	.ref = "perf_event_open(2), context_switch (4.3): \"enables the generation of PERF_RECORD_SWITCH records when a context switch occurs\", PERF_RECORD_MISC_SWITCH_OUT; kernel/events/core.c perf_event_switch()",
 	.covers = "attr.context_switch record.SWITCH",
 	.min_kernel = "4.3",
 	.probe = pa_probe_self_perf,
@@ -12,8 +22,9 @@ PERFABI_CASE(
 	struct perf_event_attr a = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	struct perf_event_attr b = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	struct timespec ts = { 0, 2000000 };
+	const struct perf_event_header *h;
+	int fa, fb, n = 0, n_out = 0, bad = 0;
 	struct pa_ring ra, rb;
-	int fa, fb, n;
 
 	a.disabled = b.disabled = 0;
 	a.context_switch = 1;
@@ -23,9 +34,23 @@ PERFABI_CASE(
 	pa_ring_map(&rb, fb, 8);
 	for (int i = 0; i < 3; i++)
 		nanosleep(&ts, NULL);
-	n = pa_ring_count(&ra, PERF_RECORD_SWITCH);
-	pa_diag("%d SWITCH records", n);
-	EXPECT_GE(n, 6);
+	while ((h = pa_ring_next(&ra))) {
+		bool out;
+
+		EXPECT_EQ(h->type, PERF_RECORD_SWITCH);
+		if (h->type != PERF_RECORD_SWITCH)
+			continue;
+		out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
+		/* even positions: out, odd: in */
+		if (out != (n % 2 == 0) && bad++ == 0)
+			pa_diag("record %d is a switch %s", n, out ? "out" : "in");
+		n_out += out;
+		n++;
+	}
+	pa_diag("%d SWITCH records, %d of them out", n, n_out);
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(n - n_out, n_out);
+	EXPECT_GE(n_out, 3);
 	EXPECT_EQ(pa_ring_count(&rb, PERF_RECORD_SWITCH), 0);
 	pa_ring_unmap(&ra);
 	pa_ring_unmap(&rb);

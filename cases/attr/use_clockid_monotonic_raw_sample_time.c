@@ -8,10 +8,11 @@
  * use_clockid makes PERF_SAMPLE_TIME (and sample_id time) use the clock in
  * attr.clockid. With CLOCK_MONOTONIC_RAW, the time of the sample of a page fault
  * (found by PERF_SAMPLE_ADDR) lies between clock_gettime(CLOCK_MONOTONIC_RAW) read before and after the
- * fault.
+ * fault. One write to a fresh page is one fault: exactly one sample has
+ * that address.
  */
 PERFABI_CASE(
-	.assertion = "attr.use_clockid with clockid CLOCK_MONOTONIC_RAW: the sample time of a page fault lies between CLOCK_MONOTONIC_RAW readings taken just before and just after it",
+	.assertion = "attr.use_clockid with clockid CLOCK_MONOTONIC_RAW: the one sample of a page fault (exactly one for one write to a fresh page) has a time between CLOCK_MONOTONIC_RAW readings taken just before and just after it",
 	.ref = "perf_event_open(2), use_clockid (4.1): \"allows selecting which internal Linux clock to use when generating timestamps via the clockid field\"; kernel/events/core.c perf_event_clock()",
 	.covers = "attr.use_clockid attr.clockid sample.TIME",
 	.min_kernel = "4.1",
@@ -45,11 +46,11 @@ PERFABI_CASE(
 		pa_ring_sample(&r, &attr, &s);
 		if (s.addr != (uint64_t)(uintptr_t)page)
 			continue;
-		found = 1;
+		found++;
 		EXPECT_GE(s.time, a);
 		EXPECT_LE(s.time, b);
 	}
-	EXPECT_TRUE(found);
+	EXPECT_EQ(found, 1);
 	pa_ring_unmap(&r);
 	close(fd);
 }

@@ -9,7 +9,7 @@ struct comm_rec {
 };
 
 PERFABI_CASE(
-	.assertion = "attr.comm_exec: the COMM record an exec() produces has PERF_RECORD_MISC_COMM_EXEC set in misc and the new program's name",
+	.assertion = "attr.comm_exec: the exec() of a task (its only comm change) produces exactly one COMM record, with PERF_RECORD_MISC_COMM_EXEC set in misc, pid and tid the task's, and the new program's name (24 bytes for \"true\")",
 	.ref = "perf_event_open(2), comm_exec (3.16): \"flag comm events that are due to an exec\" with PERF_RECORD_MISC_COMM_EXEC",
 	.covers = "attr.comm_exec record.COMM",
 	.min_kernel = "3.16",
@@ -17,9 +17,8 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	const struct perf_event_header *h;
-	const struct comm_rec *c = NULL;
 	struct pa_ring r;
-	int fd, p[2], st;
+	int fd, p[2], st, n = 0;
 	pid_t child;
 	char go = 'x';
 
@@ -44,12 +43,19 @@ PERFABI_CASE(
 	ASSERT_EQ(write(p[1], &go, 1), 1);
 	ASSERT_EQ(waitpid(child, &st, 0), child);
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* exec() is the child's only comm change: exactly one COMM record,
+	 * {header, pid, tid, "true\0" padded to 8} = 24 bytes, no trailer */
 	while ((h = pa_ring_find(&r, PERF_RECORD_COMM))) {
-		c = (const struct comm_rec *)h;
-		if (c->pid == (uint32_t)child)
-			break;
+		const struct comm_rec *cr = (const struct comm_rec *)h;
+
+		if (cr->pid != (uint32_t)child)
+			continue;
+		if (n++ == 0) {
+			EXPECT_TRUE(h->misc & PERF_RECORD_MISC_COMM_EXEC);
+			EXPECT_EQ(cr->tid, (uint32_t)child);
+			EXPECT_EQ(h->size, sizeof(struct perf_event_header) + 8 + 8);
+			EXPECT_TRUE(strcmp(cr->comm, "true") == 0);
+		}
 	}
-	ASSERT_TRUE(h != NULL);
-	EXPECT_TRUE(h->misc & PERF_RECORD_MISC_COMM_EXEC);
-	EXPECT_TRUE(strcmp(c->comm, "true") == 0);
+	EXPECT_EQ(n, 1);
 }

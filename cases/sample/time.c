@@ -1,5 +1,6 @@
 #include "perfabi.h"
 
+#include <sys/ioctl.h>
 #include <time.h>
 
 static uint64_t mono_ns(void)
@@ -11,7 +12,7 @@ static uint64_t mono_ns(void)
 }
 
 PERFABI_CASE(
-	.assertion = "PERF_SAMPLE_TIME with use_clockid and clockid CLOCK_MONOTONIC timestamps a sample on that clock: between clock_gettime() taken before and after the sampled event",
+	.assertion = "PERF_SAMPLE_TIME with use_clockid and clockid CLOCK_MONOTONIC timestamps a sample on that clock: the one sample of one page fault lies between clock_gettime() taken before and after it",
 	.ref = "perf_event_open(2), use_clockid/clockid: \"the clockid to use for time fields\"; PERF_RECORD_SAMPLE time \"If PERF_SAMPLE_TIME is enabled, then a 64-bit timestamp is included\"",
 	.covers = "sample.TIME attr.use_clockid attr.clockid",
 	.min_kernel = "4.1",
@@ -30,11 +31,15 @@ PERFABI_CASE(
 	pa_ring_map(&r, fd, 4);
 	t0 = mono_ns();				/* fault in the vDSO data first */
 	pa_touch_pages(1);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));	/* a no-op, warms up */
 	pa_ring_count(&r, PERF_RECORD_SAMPLE);	/* start from an empty ring */
 	t0 = mono_ns();
 	pa_touch_pages(1);
 	t1 = mono_ns();
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	pa_ring_sample(&r, &attr, &s);
 	EXPECT_GE(s.time, t0);
 	EXPECT_LE(s.time, t1);
+	/* one fresh page, one fault: that sample is the only one */
+	EXPECT_EQ(pa_ring_count(&r, PERF_RECORD_SAMPLE), 0);
 }

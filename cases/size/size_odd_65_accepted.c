@@ -12,7 +12,7 @@
  * size < VER0 and size > PAGE_SIZE, so there is no version split.
  */
 PERFABI_CASE(
-	.assertion = "attr.size = 65 (not a multiple of 8, within the known range) is accepted and exactly 65 bytes are read",
+	.assertion = "attr.size = 65 (not a multiple of 8, within the known range) is accepted, exactly 65 bytes are read, and the event then counts exactly 64 page faults for 64 touched pages",
 	.ref = "kernel/events/core.c perf_copy_attr(): only size < PERF_ATTR_SIZE_VER0 or size > PAGE_SIZE is refused; include/linux/uaccess.h copy_struct_from_user()",
 	.covers = "attr.size arg.attr",
 	.probe = pa_probe_self_perf,
@@ -23,7 +23,10 @@ PERFABI_CASE(
 
 	memcpy(attr, &base, 65);
 	attr->size = 65;
-	fd = EXPECT_OPEN(attr, 0, -1, -1, 0);
-	if (fd >= 0)
-		close(fd);
+	fd = ASSERT_OPEN(attr, 0, -1, -1, 0);
+	/* the attr was read as written: the event counts this task's page
+	 * faults, 64 for 64 fresh pages (exact once the path has run once) */
+	pa_count_over(fd, pa_work_pages, 1);
+	EXPECT_EQ(pa_count_over(fd, pa_work_pages, 64), 64);
+	close(fd);
 }

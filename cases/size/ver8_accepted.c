@@ -7,7 +7,7 @@
  * kernel read no byte beyond the declared size.
  */
 PERFABI_CASE(
-	.assertion = "attr.size = PERF_ATTR_SIZE_VER8 is accepted, and the kernel reads no byte beyond the declared size",
+	.assertion = "attr.size = PERF_ATTR_SIZE_VER8 is accepted, the kernel reads no byte beyond the declared size, and the event then counts exactly 64 page faults for 64 touched pages",
 	.ref = "perf_event_open(2), size: \"the size of the perf_event_attr structure for forward/backward compatibility\"; kernel/events/core.c perf_copy_attr(), copy_struct_from_user()",
 	.covers = "attr.size size.VER8 arg.attr",
 	.probe = pa_probe_self_perf,
@@ -18,7 +18,10 @@ PERFABI_CASE(
 
 	memcpy(attr, &base, PERF_ATTR_SIZE_VER8);
 	attr->size = PERF_ATTR_SIZE_VER8;
-	fd = EXPECT_OPEN(attr, 0, -1, -1, 0);
-	if (fd >= 0)
-		close(fd);
+	fd = ASSERT_OPEN(attr, 0, -1, -1, 0);
+	/* the attr was read as written: the event counts this task's page
+	 * faults, 64 for 64 fresh pages (exact once the path has run once) */
+	pa_count_over(fd, pa_work_pages, 1);
+	EXPECT_EQ(pa_count_over(fd, pa_work_pages, 64), 64);
+	close(fd);
 }

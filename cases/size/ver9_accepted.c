@@ -8,7 +8,7 @@
  * kernel read no byte past the declared 144.
  */
 PERFABI_CASE(
-	.assertion = "attr.size = PERF_ATTR_SIZE_VER9 with config4 zero is accepted by every kernel: known on 6.19+, a zero unknown tail before",
+	.assertion = "attr.size = PERF_ATTR_SIZE_VER9 with config4 zero is accepted by every kernel: known on 6.19+, a zero unknown tail before, and the event then counts exactly 64 page faults for 64 touched pages",
 	.ref = "perf_event_open(2), E2BIG: only non-zero bytes beyond the kernel's struct are refused; kernel/events/core.c perf_copy_attr(), copy_struct_from_user()",
 	.covers = "attr.size size.VER9 arg.attr",
 	.probe = pa_probe_self_perf,
@@ -25,7 +25,10 @@ PERFABI_CASE(
 	memcpy(attr, &base, PERF_ATTR_SIZE_VER9);
 	attr->size = PERF_ATTR_SIZE_VER9;
 	attr->config4 = 0;
-	fd = EXPECT_OPEN(attr, 0, -1, -1, 0);
-	if (fd >= 0)
-		close(fd);
+	fd = ASSERT_OPEN(attr, 0, -1, -1, 0);
+	/* the attr was read as written: the event counts this task's page
+	 * faults, 64 for 64 fresh pages (exact once the path has run once) */
+	pa_count_over(fd, pa_work_pages, 1);
+	EXPECT_EQ(pa_count_over(fd, pa_work_pages, 64), 64);
+	close(fd);
 }
