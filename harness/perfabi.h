@@ -544,6 +544,20 @@ const char *pa_core_pmu_name(void);
  * (unsupported generic event), FAIL on any other error. On hybrid x86 it
  * first pins the caller to a cpu_core CPU, where such events count. */
 int pa_hw_open_or_skip(uint32_t type, uint64_t config);
+/* Generic hardware event config on this task (user space only): a leader
+ * (group -1, opened disabled, through pa_hw_open_or_skip()) or a member of
+ * group, reading read_format; SKIP where the PMU does not support it. */
+int pa_hw_open_member(uint64_t config, int group, uint64_t read_format);
+#define PA_HW_GROUP_FMT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
+			 PERF_FORMAT_TOTAL_TIME_RUNNING)
+/* The n (<= 4) values of the PA_HW_GROUP_FMT group led by leader; SKIP when
+ * the group never had the counters, and with `whole` also when it did not
+ * have them all the time it was enabled (multiplexed). */
+void pa_hw_read_group(int leader, uint64_t *v, unsigned n, bool whole);
+/* k (>= 1) iterations of exactly three instructions, the last a conditional
+ * branch taken on every iteration but the last (x86-64, arm64; SKIP
+ * elsewhere): 3k instructions, k branches. */
+void pa_loop3(uint64_t k);
 
 /* ---- group/flags/errno helpers (harness/lib/group.c) ---- */
 /* fork + execv the fixture `name` with one argument; its exit status

@@ -16,57 +16,6 @@
  * started in the same cycle.
  */
 
-/* ---- the generic hardware event helpers of this case ---- */
-
-/* Open generic hardware event `config` on this task (user space only),
- * leader (group -1, disabled) or member (follows the leader), reading
- * read_format; SKIP where the PMU does not support it (ENOENT, EOPNOTSUPP:
- * perf_event_open(2) "some unsupported generic events"). The first open
- * goes through pa_hw_open_or_skip(), which also pins the task to a CPU of
- * the core PMU on hybrid x86. */
-static int hw_open(uint64_t config, int group, uint64_t read_format)
-{
-	struct perf_event_attr a = pa_sw_attr(config);
-	int fd;
-
-	if (group < 0)
-		close(pa_hw_open_or_skip(PERF_TYPE_HARDWARE, config));
-	a.type = PERF_TYPE_HARDWARE;
-	a.disabled = group < 0;
-	a.read_format = read_format;
-	errno = 0;
-	fd = pa_perf_open(&a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
-	if (fd >= 0)
-		return fd;
-	if (errno == ENOENT || errno == EOPNOTSUPP)
-		pa_skip("the PMU does not support generic hardware event %#llx "
-			"(%s)", (unsigned long long)config, pa_errno_name(errno));
-	pa_fail("perf_event_open(PERF_TYPE_HARDWARE, config %#llx) failed with %s",
-		(unsigned long long)config, pa_errno_name(errno));
-	pa_abort();
-}
-
-#define GROUP_FMT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
-		   PERF_FORMAT_TOTAL_TIME_RUNNING)
-
-/* The n (<= 4) values of the group led by `leader`. SKIP when the group
- * never got the counters, and with `whole` also when it did not have them
- * all the time it was enabled (another user held them): an absolute count
- * is comparable with the workload only then. Members of a group always
- * count over the same intervals, so relations between them need not. */
-static void read_group(int leader, uint64_t *v, unsigned n, bool whole)
-{
-	uint64_t b[3 + 4];
-
-	pa_read_u64(leader, b, 3 + n);
-	ASSERT_EQ(b[0], n);
-	if (!b[2] || (whole && b[2] < b[1]))
-		pa_skip("the group had the counters %llu of the %llu ns it was "
-			"enabled (another user holds them)",
-			(unsigned long long)b[2], (unsigned long long)b[1]);
-	memcpy(v, b + 3, n * sizeof(*v));
-}
-
 /* A pointer chase through the cache lines of a `bytes` buffer in one
  * random cycle (Sattolo's shuffle): each step loads a line no prefetcher
  * could have predicted. Built (and so faulted in) before counting. */
@@ -121,8 +70,8 @@ PERFABI_CASE(
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {
-	int lead = hw_open(PERF_COUNT_HW_CPU_CYCLES, -1, GROUP_FMT);
-	int stall = hw_open(PERF_COUNT_HW_STALLED_CYCLES_BACKEND, lead, GROUP_FMT);
+	int lead = pa_hw_open_member(PERF_COUNT_HW_CPU_CYCLES, -1, PA_HW_GROUP_FMT);
+	int stall = pa_hw_open_member(PERF_COUNT_HW_STALLED_CYCLES_BACKEND, lead, PA_HW_GROUP_FMT);
 	void *buf = chase_build(BYTES);
 	volatile void *end;
 	uint64_t v[2];
@@ -131,7 +80,7 @@ PERFABI_CASE(
 	end = chase(buf, K);
 	ASSERT_OK(ioctl(lead, PERF_EVENT_IOC_DISABLE, 0));
 	(void)end;
-	read_group(lead, v, 2, false);
+	pa_hw_read_group(lead, v, 2, false);
 	pa_diag("%llu cycles, %llu stalled during retirement, over %llu random loads",
 		(unsigned long long)v[0], (unsigned long long)v[1],
 		(unsigned long long)K);
