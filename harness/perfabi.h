@@ -387,6 +387,16 @@ int pa_ring_count(struct pa_ring *r, uint32_t type);
  * already in r are consumed first and not counted). */
 void pa_mmap_self_records(struct pa_ring *r, int prot, int *n_mmap, int *n_mmap2);
 
+/* poll() without waiting: the revents for POLLIN (0 when none). */
+short pa_poll_now(int fd);
+/* Read every data page of r once, so reading it later faults nothing. */
+void pa_ring_prefault(struct pa_ring *r);
+/* Touch one fresh page at a time (one record of `rec` bytes each, for a
+ * period-1 page-fault sampler) until data_head is `want`: false when a
+ * step wrote other than one record (an incidental fault: start over);
+ * fails the case when a fault wrote nothing. */
+bool pa_ring_fill_to(struct pa_ring *r, uint64_t want, uint64_t rec);
+
 /* The variable-length parts of a PERF_RECORD_SAMPLE. */
 struct pa_sample_var {
 	unsigned group_nr;		/* READ with PERF_FORMAT_GROUP: nr */

@@ -21,49 +21,6 @@
  */
 #define W 512
 
-static short poll0(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int n = poll(&p, 1, 0);
-
-	if (n < 0) {
-		pa_fail("poll: %s", pa_errno_name(errno));
-		pa_abort();
-	}
-	return n ? p.revents : 0;
-}
-
-static void prefault_ring(struct pa_ring *r)
-{
-	volatile unsigned char *d = r->data;
-	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
-
-	for (size_t off = 0; off < r->data_size; off += psz)
-		(void)d[off];
-	(void)pa_ring_head(r);
-}
-
-/* One fresh page at a time until data_head is `want`: false when a step
- * wrote other than one `rec`-byte record. */
-static bool fill_to(struct pa_ring *r, uint64_t want, uint64_t rec)
-{
-	uint64_t h = pa_ring_head(r), n;
-
-	while (h < want) {
-		pa_touch_pages(1);
-		n = pa_ring_head(r);
-		if (n == h) {
-			pa_fail("a page fault wrote no sample (data_head stays %llu)",
-				(unsigned long long)h);
-			pa_abort();
-		}
-		if (n != h + rec)
-			return false;
-		h = n;
-	}
-	return h == want;
-}
-
 static bool attempt(void)
 {
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
@@ -80,17 +37,17 @@ static bool attempt(void)
 	rec = pa_sample_size(&attr, NULL);
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	pa_ring_map(&r, fd, 1);
-	prefault_ring(&r);
+	pa_ring_prefault(&r);
 	ASSERT_EQ(W % rec, 0u);
 	ASSERT_LT(W + rec, r.data_size);
 	pa_touch_pages(1);
-	(void)poll0(fd);
-	(void)fill_to(&r, 0, rec);
+	(void)pa_poll_now(fd);
+	(void)pa_ring_fill_to(&r, 0, rec);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	whole = fill_to(&r, W, rec);
-	before = poll0(fd);
-	whole = whole && fill_to(&r, W + rec, rec);
-	after = poll0(fd);
+	whole = pa_ring_fill_to(&r, W, rec);
+	before = pa_poll_now(fd);
+	whole = whole && pa_ring_fill_to(&r, W + rec, rec);
+	after = pa_poll_now(fd);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	pa_ring_unmap(&r);
 	close(fd);

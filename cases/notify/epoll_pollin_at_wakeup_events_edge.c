@@ -24,37 +24,6 @@
 #define N 8
 #define WAIT_MS 10000
 
-static void prefault_ring(struct pa_ring *r)
-{
-	volatile unsigned char *d = r->data;
-	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
-
-	for (size_t off = 0; off < r->data_size; off += psz)
-		(void)d[off];
-	(void)pa_ring_head(r);
-}
-
-/* One fresh page at a time until data_head is `want`: false when a step
- * wrote other than one `rec`-byte record. */
-static bool fill_to(struct pa_ring *r, uint64_t want, uint64_t rec)
-{
-	uint64_t h = pa_ring_head(r), n;
-
-	while (h < want) {
-		pa_touch_pages(1);
-		n = pa_ring_head(r);
-		if (n == h) {
-			pa_fail("a page fault wrote no sample (data_head stays %llu)",
-				(unsigned long long)h);
-			pa_abort();
-		}
-		if (n != h + rec)
-			return false;
-		h = n;
-	}
-	return h == want;
-}
-
 static int ep_wait(int ep, int ms, uint32_t *events)
 {
 	struct epoll_event ev = { 0 };
@@ -85,18 +54,18 @@ static bool attempt(void)
 	rec = pa_sample_size(&attr, NULL);
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	pa_ring_map(&r, fd, 1);
-	prefault_ring(&r);
+	pa_ring_prefault(&r);
 	ASSERT_LT(N * rec, r.data_size / 2);
 	ep = ASSERT_OK(epoll_create1(EPOLL_CLOEXEC));
 	ev.data.fd = fd;
 	ASSERT_OK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
 	pa_touch_pages(1);
 	(void)ep_wait(ep, 0, &e_before);
-	(void)fill_to(&r, 0, rec);
+	(void)pa_ring_fill_to(&r, 0, rec);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	whole = fill_to(&r, (N - 1) * rec, rec);
+	whole = pa_ring_fill_to(&r, (N - 1) * rec, rec);
 	n_before = ep_wait(ep, 50, &e_before);
-	whole = whole && fill_to(&r, N * rec, rec);
+	whole = whole && pa_ring_fill_to(&r, N * rec, rec);
 	n_at = ep_wait(ep, WAIT_MS, &e_at);
 	n_again = ep_wait(ep, 0, &e_again);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));

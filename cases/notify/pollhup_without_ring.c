@@ -11,18 +11,6 @@
  * same fd not readable, and unmapping it (the last mapping gone, the ring
  * is detached) brings POLLHUP back.
  */
-static short poll0(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int n = poll(&p, 1, 0);
-
-	if (n < 0) {
-		pa_fail("poll: %s", pa_errno_name(errno));
-		pa_abort();
-	}
-	return n ? p.revents : 0;
-}
-
 PERFABI_CASE(
 	.assertion = "poll() on a live event with no ring buffer mapped returns POLLHUP at once (sampling and counting events alike); "
 		     "with a ring mapped the same fd is not readable, and after munmap POLLHUP again",
@@ -39,12 +27,12 @@ PERFABI_CASE(
 	sfd = ASSERT_OPEN(&sattr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	cfd = ASSERT_OPEN(&cattr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OK(ioctl(cfd, PERF_EVENT_IOC_ENABLE, 0));
-	EXPECT_EQ(poll0(sfd), POLLHUP);
-	EXPECT_EQ(poll0(cfd), POLLHUP);
+	EXPECT_EQ(pa_poll_now(sfd), POLLHUP);
+	EXPECT_EQ(pa_poll_now(cfd), POLLHUP);
 	pa_ring_map(&r, sfd, 1);
-	EXPECT_EQ(poll0(sfd), 0);
+	EXPECT_EQ(pa_poll_now(sfd), 0);
 	pa_ring_unmap(&r);
-	EXPECT_EQ(poll0(sfd), POLLHUP);
+	EXPECT_EQ(pa_poll_now(sfd), POLLHUP);
 	close(cfd);
 	close(sfd);
 }

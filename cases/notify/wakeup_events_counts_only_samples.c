@@ -22,28 +22,6 @@
  */
 #define MAPS 4
 
-static short poll0(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int n = poll(&p, 1, 0);
-
-	if (n < 0) {
-		pa_fail("poll: %s", pa_errno_name(errno));
-		pa_abort();
-	}
-	return n ? p.revents : 0;
-}
-
-static void prefault_ring(struct pa_ring *r)
-{
-	volatile unsigned char *d = r->data;
-	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
-
-	for (size_t off = 0; off < r->data_size; off += psz)
-		(void)d[off];
-	(void)pa_ring_head(r);
-}
-
 static void map_exec(int file)
 {
 	long psz = sysconf(_SC_PAGESIZE);
@@ -70,17 +48,17 @@ static bool attempt(int file)
 	rec = pa_sample_size(&attr, NULL);
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	pa_ring_map(&r, fd, 1);
-	prefault_ring(&r);
+	pa_ring_prefault(&r);
 	map_exec(file);
 	pa_touch_pages(1);
-	(void)poll0(fd);
+	(void)pa_poll_now(fd);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	for (int i = 0; i < MAPS; i++)
 		map_exec(file);
 	head_maps = pa_ring_head(&r);
-	after_maps = poll0(fd);
+	after_maps = pa_poll_now(fd);
 	pa_touch_pages(1);
-	after_sample = poll0(fd);
+	after_sample = pa_poll_now(fd);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	while ((off = r.tail, h = pa_ring_next(&r))) {
 		if (h->type == PERF_RECORD_MMAP)

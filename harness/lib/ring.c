@@ -612,3 +612,48 @@ int pa_bpf_load_tracepoint(int ret, uint32_t *id)
 	*id = info.id;
 	return fd;
 }
+
+/* ---- wakeup edges: the ring filled one record at a time ---------------- */
+
+short pa_poll_now(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n = poll(&p, 1, 0);
+
+	if (n < 0) {
+		pa_fail("poll: %s", pa_errno_name(errno));
+		pa_abort();
+	}
+	return n ? p.revents : 0;
+}
+
+void pa_ring_prefault(struct pa_ring *r)
+{
+	volatile unsigned char *d = r->data;
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t off = 0; off < r->data_size; off += psz)
+		(void)d[off];
+	(void)pa_ring_head(r);
+}
+
+/* One fresh page at a time until data_head is `want`: false when a step
+ * wrote other than one `rec`-byte record. */
+bool pa_ring_fill_to(struct pa_ring *r, uint64_t want, uint64_t rec)
+{
+	uint64_t h = pa_ring_head(r), n;
+
+	while (h < want) {
+		pa_touch_pages(1);
+		n = pa_ring_head(r);
+		if (n == h) {
+			pa_fail("a page fault wrote no sample (data_head stays %llu)",
+				(unsigned long long)h);
+			pa_abort();
+		}
+		if (n != h + rec)
+			return false;
+		h = n;
+	}
+	return h == want;
+}
