@@ -568,6 +568,11 @@ void pa_hw_read_group(int leader, uint64_t *v, unsigned n, bool whole);
  * branch taken on every iteration but the last (x86-64, arm64; SKIP
  * elsewhere): 3k instructions, k branches. */
 void pa_loop3(uint64_t k);
+/* A pointer chase through the cache lines of a `bytes` buffer in one
+ * random cycle (built, and faulted in, before counting), and k dependent
+ * loads along it: each load a line no prefetcher could predict. */
+void *pa_cache_chase_build(size_t bytes);
+void *pa_cache_chase(void *p, uint64_t k);
 
 /* ---- group/flags/errno helpers (harness/lib/group.c) ---- */
 /* fork + execv the fixture `name` with one argument; its exit status

@@ -16,48 +16,6 @@
  * started in the same cycle.
  */
 
-/* A pointer chase through the cache lines of a `bytes` buffer in one
- * random cycle (Sattolo's shuffle): each step loads a line no prefetcher
- * could have predicted. Built (and so faulted in) before counting. */
-static void *chase_build(size_t bytes)
-{
-	size_t n = bytes / 64;
-	char *buf = aligned_alloc(64, bytes);
-	uint32_t *perm = malloc(n * sizeof(*perm));
-	uint64_t x = 0x9e3779b97f4a7c15ULL;
-
-	if (!buf || !perm) {
-		pa_fail("cannot allocate %zu bytes for the pointer chase", bytes);
-		pa_abort();
-	}
-	for (size_t i = 0; i < n; i++)
-		perm[i] = (uint32_t)i;
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j;
-		uint32_t t;
-
-		x ^= x >> 12;
-		x ^= x << 25;
-		x ^= x >> 27;
-		j = (size_t)((x * 0x2545f4914f6cdd1dULL) >> 32) % i;
-		t = perm[i];
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-	for (size_t i = 0; i < n; i++)
-		*(void **)(buf + (size_t)perm[i] * 64) = buf + (size_t)perm[(i + 1) % n] * 64;
-	free(perm);
-	return buf;
-}
-
-/* k dependent loads along the chase */
-static void *chase(void *p, uint64_t k)
-{
-	while (k--)
-		p = *(void *volatile *)p;
-	return p;
-}
-
 PERFABI_CASE(
 	.assertion = "PERF_COUNT_HW_STALLED_CYCLES_FRONTEND counts stalled cycles during issue: "
 		     "counted in one group with PERF_COUNT_HW_CPU_CYCLES over 1M "
@@ -72,12 +30,12 @@ PERFABI_CASE(
 ) {
 	int lead = pa_hw_open_member(PERF_COUNT_HW_CPU_CYCLES, -1, PA_HW_GROUP_FMT);
 	int stall = pa_hw_open_member(PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, lead, PA_HW_GROUP_FMT);
-	void *buf = chase_build(BYTES);
+	void *buf = pa_cache_chase_build(BYTES);
 	volatile void *end;
 	uint64_t v[2];
 
 	ASSERT_OK(ioctl(lead, PERF_EVENT_IOC_ENABLE, 0));
-	end = chase(buf, K);
+	end = pa_cache_chase(buf, K);
 	ASSERT_OK(ioctl(lead, PERF_EVENT_IOC_DISABLE, 0));
 	(void)end;
 	pa_hw_read_group(lead, v, 2, false);
