@@ -602,6 +602,12 @@ int main(int argc, char **argv)
 		} else if (pa_job_enter(&plan, job, err, sizeof(err))) {
 			snprintf(r->detail, sizeof(r->detail), "runner: %s", err);
 		} else {
+			char lv[16];
+
+			/* the level this cell runs at, for cases that check
+			 * the sysctl reflects what was written */
+			snprintf(lv, sizeof(lv), "%d", job->level);
+			setenv("PERFABI_PARANOID_SET", lv, 1);
 			run_job(job, r, o.timeout_scale, stdout, tap, o.verbose, &taint_before);
 		}
 		if (stop_sig && !job->skip_reason[0] && job->ci->timeout >= 0) {
