@@ -97,7 +97,9 @@ PERFABI_CASE(
 	cpu = c1 - c0;
 	wall = (w1 - w0) - (d1 - d0);
 	lo = cpu - cpu / 50 - 1000000 - (n1 - n0) * SWITCH_NS;
-	hi = wall + wall / 1000 + 200000 + (n1 - n0) * SWITCH_NS;
+	/* local_clock() against CLOCK_MONOTONIC: their rates differ by
+	 * tenths of a percent under emulation (0.27 % seen under QEMU TCG) */
+	hi = wall + wall / 50 + 200000 + (n1 - n0) * SWITCH_NS;
 	pa_diag("task clock %llu ns, thread CPU time %llu ns, wall %llu ns, "
 		"waited %llu ns over %llu runs", (unsigned long long)tc,
 		(unsigned long long)cpu, (unsigned long long)(w1 - w0),
