@@ -1,0 +1,52 @@
+#include "perfabi.h"
+
+#include <sys/ioctl.h>
+
+/* time_enabled, time_running, offset and index read under the page lock */
+static void page_times(volatile struct perf_event_mmap_page *pg, uint64_t *en,
+		       uint64_t *run, int64_t *off, uint32_t *idx)
+{
+	uint32_t seq;
+
+	do {
+		seq = pg->lock;
+		__sync_synchronize();
+		*en = pg->time_enabled;
+		*run = pg->time_running;
+		*off = pg->offset;
+		*idx = pg->index;
+		__sync_synchronize();
+	} while (pg->lock != seq || (seq & 1));
+}
+
+PERFABI_CASE(
+	.assertion = "the control page's time_enabled and time_running are the event's times as of the last page update: after the sampling event ran and was disabled, IOC_RESET rewrites the page and then time_enabled, time_running (and offset, the count) equal exactly what read() returns",
+	.ref = "perf_event_open(2), MMAP layout: \"time_enabled: Time the event was active. time_running: Time the event was running\"; kernel/events/core.c _perf_event_reset() -> perf_event_update_userpage() -> calc_timer_values() (an OFF event's totals)",
+	.covers = "mmap.capabilities attr.read_format ioctl.RESET",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_TASK_CLOCK, 1000000);
+	uint64_t v[3], en, run;
+	struct pa_ring r;
+	uint32_t idx;
+	int64_t off;
+	int fd;
+
+	attr.sample_type = PERF_SAMPLE_IP;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.disabled = 1;
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+	pa_ring_map(&r, fd, 2);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pa_work_cpu_ms(20);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	pa_read_u64(fd, v, 3);
+	page_times(r.page, &en, &run, &off, &idx);
+	EXPECT_EQ(v[0], 0u);				/* reset */
+	EXPECT_GE(v[1], 20000000u);			/* ran >= 20 ms of CPU */
+	EXPECT_EQ(en, v[1]);
+	EXPECT_EQ(run, v[2]);
+	EXPECT_EQ(idx, 0u);
+	EXPECT_EQ((uint64_t)off, v[0]);			/* index 0: count = offset */
+}

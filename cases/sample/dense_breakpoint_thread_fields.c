@@ -1,0 +1,162 @@
+#include "perfabi.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#define N_WRITES 8
+
+extern char __executable_start[], etext[];
+
+static volatile uint64_t target __attribute__((aligned(8)));
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* One 8-byte store of v to *p; returns the address of the instruction
+ * right after it, where an x86 data breakpoint (a trap) leaves the IP; 0
+ * where that is not known here. */
+__attribute__((noinline)) static uint64_t store_once(volatile uint64_t *p, uint64_t v)
+{
+	uint64_t after = 0;
+
+#if defined(__x86_64__)
+	__asm__ volatile("leaq 1f(%%rip), %0\n\t"
+			 "movq %2, (%1)\n"
+			 "1:"
+			 : "=&r"(after) : "r"(p), "r"(v) : "memory");
+#else
+	*p = v;
+#endif
+	return after;
+}
+
+static struct {
+	struct perf_event_attr *attr;
+	pid_t tid;
+	int fd, err, map_err;
+	uint64_t id;
+	struct pa_ring r;
+	uint64_t ip[N_WRITES], before[N_WRITES], after[N_WRITES];
+} w;
+
+/* The thread watches its own writes: pid 0 opened in it is this thread. */
+static void *worker(void *arg)
+{
+	(void)arg;
+	w.tid = (pid_t)syscall(SYS_gettid);
+	w.fd = pa_perf_open(w.attr, 0, -1, -1, 0);
+	if (w.fd < 0) {
+		w.err = errno;
+		return NULL;
+	}
+	if (ioctl(w.fd, PERF_EVENT_IOC_ID, &w.id) < 0)
+		w.err = errno;
+	w.map_err = pa_ring_try_map(&w.r, w.fd, 8);
+	if (w.map_err)
+		return NULL;
+	pa_ring_prefault(&w.r);
+	(void)mono_ns();
+	store_once(&target, 0);		/* fault in the text: not watched yet */
+	if (ioctl(w.fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+		w.err = errno;
+	for (int i = 0; i < N_WRITES; i++) {
+		w.before[i] = mono_ns();
+		w.ip[i] = store_once(&target, (uint64_t)i + 1);
+		w.after[i] = mono_ns();
+	}
+	if (ioctl(w.fd, PERF_EVENT_IOC_DISABLE, 0) < 0)
+		w.err = errno;
+	return NULL;
+}
+
+/*
+ * A write watchpoint sampled on every hit, opened in a second thread, with
+ * IDENTIFIER|IP|TID|TIME|ADDR|ID|STREAM_ID|CPU|PERIOD|READ: one sample per
+ * write, each field checked against a value only it can have.
+ */
+PERFABI_CASE(
+	.assertion = "a HW_BREAKPOINT_W watchpoint with sample_period 1 opened in a thread that is not the main thread writes exactly one sample per write holding, in the documented order, {identifier = id, ip (x86: the instruction after the store), pid = getpid(), tid = the thread's gettid(), time between clock readings around the write, addr = bp_addr, id, stream_id = id, cpu = the pinned CPU, res 0, period 1, read_format {writes so far, id}}",
+	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE layout; PERF_SAMPLE_ADDR \"usually the address of a tracepoint, breakpoint, or software event\"; kernel/events/core.c perf_bp_event(): perf_sample_data_init(&sample, bp->attr.bp_addr, 0); Intel SDM vol. 3 17.3.1.2: data breakpoints are traps",
+	.covers = "record.SAMPLE type.BREAKPOINT attr.bp_addr sample.IDENTIFIER sample.IP sample.TID sample.TIME sample.ADDR sample.ID sample.STREAM_ID sample.CPU sample.PERIOD sample.READ read_format.ID attr.use_clockid attr.clockid",
+	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
+	.pmu = "breakpoint",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&target, HW_BREAKPOINT_LEN_8);
+	const struct perf_event_header *h;
+	struct pa_sample s;
+	uint64_t rv[2];
+	int cpu, n = 0;
+	pthread_t th;
+
+	cpu = sched_getcpu();
+	ASSERT_GE(cpu, 0);
+	ASSERT_OK(pa_pin_cpu(cpu));		/* the thread inherits it */
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			PERF_SAMPLE_READ;
+	a.read_format = PERF_FORMAT_ID;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	w.attr = &a;
+	w.fd = -1;
+	ASSERT_EQ(pthread_create(&th, NULL, worker, NULL), 0);
+	ASSERT_EQ(pthread_join(th, NULL), 0);
+	if (w.fd < 0) {
+		pa_fail("perf_event_open in the thread: %s", pa_errno_name(w.err));
+		pa_abort();
+	}
+	ASSERT_EQ(w.map_err, 0);
+	ASSERT_EQ(w.err, 0);
+	ASSERT_NE(w.tid, getpid());
+
+	while ((h = pa_ring_next(&w.r))) {
+		if (h->type == PERF_RECORD_THROTTLE)
+			pa_skip("the samples were throttled (perf_event_max_sample_rate too low here)");
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		/* header + 9 u64 fields + read_format {value, id} */
+		EXPECT_EQ(h->size, sizeof(*h) + 9 * 8 + 2 * 8);
+		if (!pa_sample_parse(&a, h, &s))
+			pa_abort();
+		if (n < N_WRITES) {
+			EXPECT_EQ(h->misc & PERF_RECORD_MISC_CPUMODE_MASK, PERF_RECORD_MISC_USER);
+			EXPECT_EQ(s.identifier, w.id);
+			if (w.ip[n]) {
+				EXPECT_EQ(s.ip, w.ip[n]);
+			} else {
+				EXPECT_GE(s.ip, (uint64_t)(uintptr_t)__executable_start);
+				EXPECT_LT(s.ip, (uint64_t)(uintptr_t)etext);
+			}
+			EXPECT_EQ(s.pid, (uint32_t)getpid());
+			EXPECT_EQ(s.tid, (uint32_t)w.tid);
+			EXPECT_GE(s.time, w.before[n]);
+			EXPECT_LE(s.time, w.after[n]);
+			EXPECT_EQ(s.addr, (uint64_t)(uintptr_t)&target);
+			EXPECT_EQ(s.id, w.id);
+			EXPECT_EQ(s.stream_id, w.id);
+			EXPECT_EQ(s.cpu, (uint32_t)cpu);
+			EXPECT_EQ(s.res, 0u);
+			EXPECT_EQ(s.period, 1u);
+			EXPECT_EQ(s.read[0], (uint64_t)n + 1);
+			EXPECT_EQ(s.read[1], w.id);
+		}
+		n++;
+	}
+	EXPECT_EQ(n, N_WRITES);
+	pa_read_u64(w.fd, rv, 2);
+	EXPECT_EQ(rv[0], N_WRITES);
+	EXPECT_EQ(rv[1], w.id);
+	pa_ring_unmap(&w.r);
+	close(w.fd);
+}
