@@ -17,9 +17,10 @@ static uint64_t mono_ns(void)
 }
 
 PERFABI_CASE(
-	.assertion = "an event that overflows more often than perf_event_max_sample_rate allows per tick is throttled and then unthrottled on a later tick: PERF_RECORD_THROTTLE then PERF_RECORD_UNTHROTTLE {time, id, stream_id} with the event's id",
-	.ref = "perf_event_open(2), PERF_RECORD_THROTTLE/PERF_RECORD_UNTHROTTLE: \"This record indicates a throttle event ... unthrottle event\"; kernel/events/core.c __perf_event_account_interrupt() (max_samples_per_tick = DIV_ROUND_UP(max_sample_rate, HZ)), perf_adjust_freq_unthr_context()",
-	.covers = "record.THROTTLE record.UNTHROTTLE sysctl.perf_event_max_sample_rate",
+	.assertion = "an event that overflows more often than perf_event_max_sample_rate allows per tick is throttled and then unthrottled on a later tick: PERF_RECORD_THROTTLE then PERF_RECORD_UNTHROTTLE {time, id, stream_id}, alternating, with id and stream_id the event's id and time read from the event's clock (attr.clockid) between the enable and the read",
+	.ref = "perf_event_open(2), PERF_RECORD_THROTTLE/PERF_RECORD_UNTHROTTLE: \"This record indicates a throttle event ... unthrottle event\" {time, id, stream_id}; kernel/events/core.c perf_log_throttle() (time = perf_event_clock()), __perf_event_account_interrupt() (max_samples_per_tick = DIV_ROUND_UP(max_sample_rate, HZ)), perf_adjust_freq_unthr_context()",
+	.covers = "record.THROTTLE record.UNTHROTTLE sysctl.perf_event_max_sample_rate attr.use_clockid",
+	.min_kernel = "4.1",	/* use_clockid */
 	.root = true,
 	.timeout = 30,
 ) {
@@ -28,7 +29,8 @@ PERFABI_CASE(
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_TASK_CLOCK, 10000);
 	const struct perf_event_header *h;
 	struct pa_ring r;
-	uint64_t id = 0, t_end;
+	uint64_t id = 0, t_open, t_end, now, last = 0;
+	uint32_t want = PERF_RECORD_THROTTLE;
 	int fd, thr = 0, unthr = 0;
 
 	if (pa_sysctl_write("kernel/perf_cpu_time_max_percent", "25"))
@@ -37,26 +39,47 @@ PERFABI_CASE(
 	if (pa_sysctl_write("kernel/perf_event_max_sample_rate", "1"))
 		pa_skip("cannot set kernel.perf_event_max_sample_rate");
 	attr.sample_type = PERF_SAMPLE_IP;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	/* disabled until the ring is there: a THROTTLE written before it is
+	 * lost, and its UNTHROTTLE would come alone */
+	attr.disabled = 1;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &id));
 	pa_ring_map(&r, fd, 64);
+	t_open = mono_ns();
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	/* spin (generous bound) until both records came */
-	t_end = mono_ns() + 10ULL * 1000000000ULL;
+	t_end = t_open + 10ULL * 1000000000ULL;
 	while ((!thr || !unthr) && mono_ns() < t_end) {
 		while ((h = pa_ring_next(&r))) {
 			const struct throttle_rec *t = (const void *)h;
 
+			now = mono_ns();
+			ASSERT_NE(h->type, (uint32_t)PERF_RECORD_LOST);
 			if (h->type != PERF_RECORD_THROTTLE && h->type != PERF_RECORD_UNTHROTTLE)
 				continue;
-			EXPECT_EQ(h->size, sizeof(*t));
+			ASSERT_EQ(h->size, sizeof(*t));
+			EXPECT_EQ(h->misc, 0);
 			EXPECT_EQ(t->id, id);
 			EXPECT_EQ(t->stream_id, id);
-			if (h->type == PERF_RECORD_THROTTLE)
+			/* THROTTLE, UNTHROTTLE, THROTTLE, ...: an event is
+			 * throttled only while not throttled */
+			ASSERT_EQ(h->type, want);
+			EXPECT_GE(t->time, t_open);
+			EXPECT_LE(t->time, now);
+			EXPECT_GE(t->time, last);
+			last = t->time;
+			if (h->type == PERF_RECORD_THROTTLE) {
 				thr++;
-			else if (thr)	/* an UNTHROTTLE follows a THROTTLE */
+				want = PERF_RECORD_UNTHROTTLE;
+			} else {
 				unthr++;
+				want = PERF_RECORD_THROTTLE;
+			}
 		}
 	}
+	pa_diag("%d THROTTLE, %d UNTHROTTLE", thr, unthr);
 	EXPECT_GE(thr, 1);
 	EXPECT_GE(unthr, 1);
 }
