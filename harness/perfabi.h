@@ -185,7 +185,8 @@ void pa_touch_pages(int pages);
 const char *pa_fixture(const char *name);
 
 /* ---- globals the case changes: restored by the harness on every exit ---- */
-/* name is relative to /proc/sys, e.g. "kernel/perf_event_max_sample_rate".
+/* name is relative to /proc/sys, e.g. "kernel/perf_event_max_sample_rate",
+ * or an absolute path of another such knob (a sysfs file: "/sys/bus/...").
  * The first value is saved and put back after the body, whatever happens. */
 int pa_sysctl_write(const char *name, const char *value);
 int pa_sysctl_read(const char *name, char *buf, size_t len);

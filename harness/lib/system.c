@@ -14,7 +14,11 @@ int pa_sysctl_read_at(const char *procsys, const char *name, char *buf, size_t l
 	char path[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", procsys, name);
+	/* an absolute name is a file of its own (a sysfs knob) */
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", procsys, name);
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
@@ -32,7 +36,11 @@ int pa_sysctl_write_at(const char *procsys, const char *name, const char *value)
 	char path[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", procsys, name);
+	/* an absolute name is a file of its own (a sysfs knob) */
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", procsys, name);
 	f = fopen(path, "we");
 	if (!f)
 		return -1;
