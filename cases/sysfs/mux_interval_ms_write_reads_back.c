@@ -69,6 +69,12 @@ PERFABI_CASE(
 	struct dirent *de;
 	char buf[32];
 	DIR *d;
+	/* Before the 6.2 context rework (bd2756811766) the PMUs of the
+	 * software context (software, tracepoint, breakpoint, the probes)
+	 * had no multiplexing timer: __perf_mux_hrtimer_init() returned
+	 * early and their interval stayed 0 */
+	bool all_timed = pa_since("6.2", "the software-context PMUs (software, tracepoint, "
+				  "breakpoint, probes) have a multiplexing interval too");
 	int i;
 
 	d = opendir(PMU_DIR);
@@ -81,7 +87,10 @@ PERFABI_CASE(
 			 PMU_DIR "/%s/perf_event_mux_interval_ms", de->d_name);
 		saved[nsaved].old = read_value(saved[nsaved].path);
 		pa_diag("%s: %ld", saved[nsaved].path, saved[nsaved].old);
-		EXPECT_GE(saved[nsaved].old, 1);
+		if (all_timed)
+			EXPECT_GE(saved[nsaved].old, 1);
+		else
+			EXPECT_GE(saved[nsaved].old, 0);
 		nsaved++;
 	}
 	closedir(d);
@@ -92,7 +101,7 @@ PERFABI_CASE(
 		long want = saved[i].old + 1;
 
 		if (saved[i].old < 1)
-			continue;	/* failed above */
+			continue;	/* failed above, or no timer (before 6.2) */
 		snprintf(buf, sizeof(buf), "%ld", want);
 		if (EXPECT_OK(pa_sysctl_write(saved[i].path, buf)) < 0)
 			continue;
