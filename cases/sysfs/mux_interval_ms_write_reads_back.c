@@ -58,7 +58,7 @@ static long read_value(const char *path)
 PERFABI_CASE(
 	.assertion = "every PMU has a perf_event_mux_interval_ms file holding its "
 		     "multiplexing interval, a decimal number of milliseconds of "
-		     "at least 1; root may set it: the new value reads back, and "
+		     "at least 1 (0 for the software-context PMUs before 6.2); root may set it: the new value reads back, and "
 		     "a value below 1 fails with EINVAL and changes nothing",
 	.ref = "kernel/events/core.c perf_event_mux_interval_ms_show()/_store() "
 	       "(\"if (timer < 1) return -EINVAL\"), since 3.11 (62b856397927, "
