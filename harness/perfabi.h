@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- outcomes (the exit codes of a case binary) ------------------------- */
@@ -124,6 +125,11 @@ int pa_kver_cmp(struct pa_kver a, struct pa_kver b);
 struct pa_kver pa_kernel(void);
 bool pa_kernel_at_least(const char *version);
 
+/* clock_gettime(id) in nanoseconds. */
+uint64_t pa_clock_ns(clockid_t id);
+/* This thread's run_delay (ns waited for a CPU) and pcount (runs on a
+ * CPU) from /proc/thread-self/schedstat; 0 0 without CONFIG_SCHED_INFO. */
+void pa_sched_info(uint64_t *delay, uint64_t *runs);
 int pa_paranoid(void);			/* kernel.perf_event_paranoid */
 uint64_t pa_caps_effective(void);
 bool pa_has_cap(int cap);

@@ -14,14 +14,6 @@
  * times the wall time of the interval) and holds on a jiffies clock too;
  * sw_task_clock_equals_thread_cputime checks the tight upper bound.
  */
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 PERFABI_CASE(
 	.assertion = "PERF_COUNT_SW_TASK_CLOCK counts the clock time of the running task in nanoseconds: "
 		     "over 100 ms of busy CPU time it advances by at least the thread's CPU time "
@@ -35,11 +27,11 @@ PERFABI_CASE(
 	int fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	uint64_t m0, m1, c0, c1, n;
 
-	m0 = clock_ns(CLOCK_MONOTONIC);
-	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	m0 = pa_clock_ns(CLOCK_MONOTONIC);
+	c0 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	n = pa_count_over(fd, pa_work_cpu_ms, 100);
-	c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	m1 = clock_ns(CLOCK_MONOTONIC);
+	c1 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	m1 = pa_clock_ns(CLOCK_MONOTONIC);
 	pa_diag("%llu ns, thread CPU time %llu ns, wall %llu ns", (unsigned long long)n,
 		(unsigned long long)(c1 - c0), (unsigned long long)(m1 - m0));
 	EXPECT_GE(n, (c1 - c0) - (c1 - c0) / 20 - 1000000);

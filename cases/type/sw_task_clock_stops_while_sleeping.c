@@ -13,14 +13,6 @@
  * far below the 2 ms allowed here and the 50 ms it would show if it counted
  * the sleep.
  */
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 PERFABI_CASE(
 	.assertion = "PERF_COUNT_SW_TASK_CLOCK does not advance while the task "
 		     "sleeps: across a 50 ms clock_nanosleep() it grows by at most "
@@ -37,14 +29,14 @@ PERFABI_CASE(
 	int fd;
 
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	m0 = clock_ns(CLOCK_MONOTONIC);
-	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	m0 = pa_clock_ns(CLOCK_MONOTONIC);
+	c0 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, &nap) == EINTR)
 		;
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	m1 = clock_ns(CLOCK_MONOTONIC);
+	c1 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	m1 = pa_clock_ns(CLOCK_MONOTONIC);
 	pa_read_u64(fd, &tc, 1);
 	close(fd);
 

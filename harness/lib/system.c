@@ -279,3 +279,24 @@ void pa_context_read(struct pa_context *ctx)
 	if (d)
 		closedir(d);
 }
+
+uint64_t pa_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void pa_sched_info(uint64_t *delay, uint64_t *runs)
+{
+	unsigned long long sum, d = 0, n = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+
+	if (f && fscanf(f, "%llu %llu %llu", &sum, &d, &n) != 3)
+		d = n = 0;
+	if (f)
+		fclose(f);
+	*delay = d;
+	*runs = n;
+}
