@@ -18,7 +18,7 @@
  *     (1 ms + 2 %);
  *   - above: at most the wall time of the bracket less the time the task
  *     waited on a run queue (run_delay of /proc/thread-self/schedstat), plus
- *     0.2 ms + 0.1 % for local_clock() against CLOCK_MONOTONIC. Without
+ *     0.2 ms + 2 % for local_clock() against CLOCK_MONOTONIC. Without
  *     CONFIG_SCHED_INFO run_delay reads 0 and the bound is the wall time.
  *
  * The upper bound compares with CLOCK_MONOTONIC, which on a jiffies clock

@@ -17,7 +17,7 @@
  *     charges and the perf context does not;
  *   - above: it is at most the wall time of the bracket less the time the
  *     task waited on a run queue (run_delay of /proc/thread-self/schedstat,
- *     accounted when the task gets the CPU back), plus 0.2 ms + 0.1 % for
+ *     accounted when the task gets the CPU back), plus 0.2 ms + 2 % for
  *     local_clock() against CLOCK_MONOTONIC. Busy and alone on its CPU, that
  *     is its CPU time plus interrupt and stolen time; under contention the
  *     waits are taken out, so a task clock that ran on while the task was
