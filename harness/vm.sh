@@ -660,7 +660,14 @@ for i in "${!k_label[@]}"; do
 	if [ $have_results = 0 ]; then
 		salvage_results "$log" "$out"
 		if [ "$vstate" != ok ]; then
-			who=$(running_case "$log")
+			# a runner that exited ran every case: only the transfer of
+			# its results broke, which is no case's doing
+			if grep -q '^perfabi-vm: runner exited' "$log"; then
+				who="vm/$vstate@$label"
+				detail="$detail after the runner exited (the results above are from the console)"
+			else
+				who=$(running_case "$log")
+			fi
 			[ -n "$who" ] || who="vm/$vstate@unknown"
 			lastres=$(tail -n1 "$out/results.tsv" | cut -f1)
 			detail="$detail; last result before it: ${lastres:-none}"

@@ -31,8 +31,8 @@ PERFABI_CASE(
 		     "PERF_COUNT_SW_TASK_CLOCK group member with exclude_user, "
 		     "exclude_kernel, exclude_hv, exclude_idle, exclude_host and "
 		     "exclude_guest all set counts exactly what its leader without "
-		     "exclude_user counts over 50 ms of busy CPU time, at least the "
-		     "thread's CPU time less 1 ms + 2 %",
+		     "exclude_user counts over 50 ms of busy CPU time (and that is "
+		     "at least 45 ms)",
 	.ref = "perf_event_open(2), exclude_user \"the count excludes events that "
 	       "happen in user space\", exclude_kernel; kernel/events/core.c "
 	       "task_clock_event_start()/stop() (no perf_exclude_event()), "
@@ -63,7 +63,10 @@ PERFABI_CASE(
 	pa_diag("leader %llu ns, all bits %llu ns, thread CPU time %llu ns",
 		(unsigned long long)l, (unsigned long long)a, (unsigned long long)cpu);
 	EXPECT_EQ(a, l);
-	EXPECT_GE(a, cpu - cpu / 50 - 1000000);
+	/* the thread's CPU time also holds the two ioctls, slow under
+	 * emulation (4 % of 50 ms seen under QEMU TCG): only a sanity bound
+	 * here; type/sw_task_clock_equals_thread_cputime is the exact one */
+	EXPECT_GE(a, 45000000u);
 	close(fa);
 	close(fl);
 }

@@ -9,7 +9,7 @@
  * CPU time the scheduler charges the thread over the same interval
  * (CLOCK_THREAD_CPUTIME_ID, sum_exec_runtime), less the syscalls around
  * ENABLE..DISABLE and the microseconds of each context switch that
- * sum_exec_runtime charges and the perf context does not (1 ms + 5 %).
+ * sum_exec_runtime charges and the perf context does not (1 ms + 10 %: the enable and disable system calls are slow under emulation).
  * The upper bound here only rules out a wrong unit (the count cannot be ten
  * times the wall time of the interval) and holds on a jiffies clock too;
  * sw_task_clock_equals_thread_cputime checks the tight upper bound.
@@ -17,7 +17,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_COUNT_SW_TASK_CLOCK counts the clock time of the running task in nanoseconds: "
 		     "over 100 ms of busy CPU time it advances by at least the thread's CPU time "
-		     "(CLOCK_THREAD_CPUTIME_ID) less 1 ms + 5 %, and by less than ten times the wall time",
+		     "(CLOCK_THREAD_CPUTIME_ID) less 1 ms + 10 %, and by less than ten times the wall time",
 	.ref = "perf_event_open(2), PERF_TYPE_SOFTWARE: PERF_COUNT_SW_TASK_CLOCK; "
 	       "kernel/events/core.c task_clock_event_update()",
 	.covers = "sw.TASK_CLOCK type.SOFTWARE attr.type attr.config",
@@ -34,6 +34,6 @@ PERFABI_CASE(
 	m1 = pa_clock_ns(CLOCK_MONOTONIC);
 	pa_diag("%llu ns, thread CPU time %llu ns, wall %llu ns", (unsigned long long)n,
 		(unsigned long long)(c1 - c0), (unsigned long long)(m1 - m0));
-	EXPECT_GE(n, (c1 - c0) - (c1 - c0) / 20 - 1000000);
+	EXPECT_GE(n, (c1 - c0) - (c1 - c0) / 10 - 1000000);
 	EXPECT_LT(n, 10 * (m1 - m0));
 }
