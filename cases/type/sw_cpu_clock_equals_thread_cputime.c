@@ -44,7 +44,7 @@ PERFABI_CASE(
 	.assertion = "a per-task PERF_COUNT_SW_CPU_CLOCK counts the time the task "
 		     "is on a CPU: "
 		     "over 200 ms of busy CPU time it is at least the thread's CPU "
-		     "time (CLOCK_THREAD_CPUTIME_ID) less 1 ms + 2 %, and at most the "
+		     "time (CLOCK_THREAD_CPUTIME_ID) less 1 ms + 5 %, and at most the "
 		     "wall time less the time the task waited for a CPU, plus "
 		     "0.2 ms + 2 %, either bound widened by 50 us per context "
 		     "switch",
@@ -89,7 +89,8 @@ PERFABI_CASE(
 
 	cpu = c1 - c0;
 	wall = (w1 - w0) - (d1 - d0);
-	lo = cpu - cpu / 50 - 1000000 - (n1 - n0) * SWITCH_NS;
+	/* cpu also holds the enable and disable calls, slow under emulation */
+	lo = cpu - cpu / 20 - 1000000 - (n1 - n0) * SWITCH_NS;
 	/* local_clock() against CLOCK_MONOTONIC: their rates differ by
 	 * tenths of a percent under emulation (0.27 % seen under QEMU TCG) */
 	hi = wall + wall / 50 + 200000 + (n1 - n0) * SWITCH_NS;
