@@ -531,7 +531,6 @@ int main(int argc, char **argv)
 	}
 
 	pa_private_mounts(mount_note, sizeof(mount_note));
-	pa_tracepoint_ids_export();
 	/* lock and undo what a killed run left before reading the context:
 	 * the plan runs the plain cases at the level the machine really has */
 	pa_plan_init(&plan);
@@ -539,6 +538,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perfabi-run: %s\n", err);
 		return 2;
 	}
+	pa_tracepoint_ids_export();	/* a fixed path: only under the lock */
 	pa_context_read(&ctx);
 	ctx.restricts_all = ctx.paranoid > 2 && pa_paranoid_restricts_all();
 	if (pa_plan_build(&plan, &o, &ctx, all, nsel, err, sizeof(err))) {

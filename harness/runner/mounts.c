@@ -45,20 +45,18 @@ int pa_private_mounts(char *note, size_t len)
  * id once, in a world-readable file named by $PERFABI_TRACEPOINT_IDS, before
  * any identity switch; the library falls back to it. Removed at exit.
  */
-static char ids_dir[64], ids_file[96];
+static char ids_file[96];
 
 static void remove_ids(void)
 {
 	if (ids_file[0])
 		unlink(ids_file);
-	if (ids_dir[0])
-		rmdir(ids_dir);
 }
 
 int pa_tracepoint_ids_export(void)
 {
 	const char *t = pa_tracefs();
-	char path[PATH_MAX], buf[32];
+	char path[PATH_MAX], buf[32], tmp[128];
 	DIR *d, *sd;
 	struct dirent *s, *e;
 	FILE *out, *f;
@@ -66,15 +64,14 @@ int pa_tracepoint_ids_export(void)
 
 	if (!t || geteuid() != 0)
 		return 0;
-	snprintf(ids_dir, sizeof(ids_dir), "/tmp/perfabi-tp.XXXXXX");
-	if (!mkdtemp(ids_dir)) {
-		ids_dir[0] = 0;
-		return -1;
-	}
-	chmod(ids_dir, 0755);
-	snprintf(ids_file, sizeof(ids_file), "%s/ids", ids_dir);
+	/* one fixed, world-readable place: runs as root hold the machine
+	 * lock, so one run at a time owns it; removed at exit, and a run
+	 * killed by SIGKILL leaves only this file for the next run to replace */
+	snprintf(ids_file, sizeof(ids_file), "%s/perfabi-tracepoint-ids",
+		 access("/run", W_OK) ? "/tmp" : "/run");
+	snprintf(tmp, sizeof(tmp), "%s.%d", ids_file, (int)getpid());
 	atexit(remove_ids);
-	out = fopen(ids_file, "we");
+	out = fopen(tmp, "we");
 	if (!out)
 		return -1;
 	snprintf(path, sizeof(path), "%s/events", t);
@@ -102,7 +99,10 @@ int pa_tracepoint_ids_export(void)
 	if (d)
 		closedir(d);
 	fchmod(fileno(out), 0644);
-	fclose(out);
+	if (fclose(out) || rename(tmp, ids_file)) {
+		unlink(tmp);
+		return -1;
+	}
 	setenv("PERFABI_TRACEPOINT_IDS", ids_file, 1);
 	return n;
 }
