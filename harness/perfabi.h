@@ -394,6 +394,10 @@ int pa_ring_count(struct pa_ring *r, uint32_t type);
  * already in r are consumed first and not counted). */
 void pa_mmap_self_records(struct pa_ring *r, int prot, int *n_mmap, int *n_mmap2);
 
+/* The control page's time_enabled, time_running, offset and index, read
+ * under its lock (the seqcount protocol of perf_event_mmap_page). */
+void pa_page_times(volatile struct perf_event_mmap_page *pg, uint64_t *en,
+		   uint64_t *run, int64_t *off, uint32_t *idx);
 /* poll() without waiting: the revents for POLLIN (0 when none). */
 short pa_poll_now(int fd);
 /* Read every data page of r once, so reading it later faults nothing. */

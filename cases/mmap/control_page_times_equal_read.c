@@ -2,23 +2,6 @@
 
 #include <sys/ioctl.h>
 
-/* time_enabled, time_running, offset and index read under the page lock */
-static void page_times(volatile struct perf_event_mmap_page *pg, uint64_t *en,
-		       uint64_t *run, int64_t *off, uint32_t *idx)
-{
-	uint32_t seq;
-
-	do {
-		seq = pg->lock;
-		__sync_synchronize();
-		*en = pg->time_enabled;
-		*run = pg->time_running;
-		*off = pg->offset;
-		*idx = pg->index;
-		__sync_synchronize();
-	} while (pg->lock != seq || (seq & 1));
-}
-
 PERFABI_CASE(
 	.assertion = "the control page's time_enabled and time_running are the event's times as of the last page update: after the sampling event ran and was disabled, IOC_RESET rewrites the page and then time_enabled, time_running (and offset, the count) equal exactly what read() returns",
 	.ref = "perf_event_open(2), MMAP layout: \"time_enabled: Time the event was active. time_running: Time the event was running\"; kernel/events/core.c _perf_event_reset() -> perf_event_update_userpage() -> calc_timer_values() (an OFF event's totals)",
@@ -42,7 +25,7 @@ PERFABI_CASE(
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_RESET, 0));
 	pa_read_u64(fd, v, 3);
-	page_times(r.page, &en, &run, &off, &idx);
+	pa_page_times(r.page, &en, &run, &off, &idx);
 	EXPECT_EQ(v[0], 0u);				/* reset */
 	EXPECT_GE(v[1], 20000000u);			/* ran >= 20 ms of CPU */
 	EXPECT_EQ(en, v[1]);

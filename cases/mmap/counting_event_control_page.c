@@ -2,23 +2,6 @@
 
 #include <sys/ioctl.h>
 
-/* time_enabled, time_running, offset and index read under the page lock */
-static void page_times(volatile struct perf_event_mmap_page *pg, uint64_t *en,
-		       uint64_t *run, int64_t *off, uint32_t *idx)
-{
-	uint32_t seq;
-
-	do {
-		seq = pg->lock;
-		__sync_synchronize();
-		*en = pg->time_enabled;
-		*run = pg->time_running;
-		*off = pg->offset;
-		*idx = pg->index;
-		__sync_synchronize();
-	} while (pg->lock != seq || (seq & 1));
-}
-
 PERFABI_CASE(
 	.assertion = "a counting event (sample_period 0) can be mapped, control page only, and its page carries the event's times: 0 before it was ever enabled, and after it ran and was disabled, IOC_RESET rewrites the page so that time_enabled, time_running and offset equal exactly what read() returns",
 	.ref = "perf_event_open(2), MMAP layout: \"The mmap size should be 1+2^n pages\" (n = 0 data pages: the metadata page only), time_enabled/time_running; kernel/events/core.c perf_mmap() (perf_event_update_userpage() on the new rb), _perf_event_reset() -> perf_event_update_userpage()",
@@ -36,7 +19,7 @@ PERFABI_CASE(
 	attr.disabled = 1;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 0);			/* control page only */
-	page_times(r.page, &en, &run, &off, &idx);
+	pa_page_times(r.page, &en, &run, &off, &idx);
 	EXPECT_EQ(en, 0u);				/* never enabled yet */
 	EXPECT_EQ(run, 0u);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
@@ -44,7 +27,7 @@ PERFABI_CASE(
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_RESET, 0));
 	pa_read_u64(fd, v, 3);
-	page_times(r.page, &en, &run, &off, &idx);
+	pa_page_times(r.page, &en, &run, &off, &idx);
 	EXPECT_EQ(v[0], 0u);				/* reset */
 	EXPECT_GE(v[1], 20000000u);			/* ran >= 20 ms of CPU */
 	EXPECT_EQ(en, v[1]);

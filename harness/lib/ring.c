@@ -657,3 +657,20 @@ bool pa_ring_fill_to(struct pa_ring *r, uint64_t want, uint64_t rec)
 	}
 	return h == want;
 }
+
+/* time_enabled, time_running, offset and index read under the page lock */
+void pa_page_times(volatile struct perf_event_mmap_page *pg, uint64_t *en,
+		       uint64_t *run, int64_t *off, uint32_t *idx)
+{
+	uint32_t seq;
+
+	do {
+		seq = pg->lock;
+		__sync_synchronize();
+		*en = pg->time_enabled;
+		*run = pg->time_running;
+		*off = pg->offset;
+		*idx = pg->index;
+		__sync_synchronize();
+	} while (pg->lock != seq || (seq & 1));
+}
