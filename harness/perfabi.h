@@ -541,6 +541,11 @@ void pa_work_pages(int pages);
 void pa_work_cpu_ms(int ms);
 /* RESET + ENABLE fd, run work(arg), DISABLE, read the one u64 value. */
 uint64_t pa_count_over(int fd, void (*work)(int), int arg);
+/* Count clock event config (task-clock, cpu-clock) over 200 ms of this
+ * thread's busy CPU time and check it lies between the thread's CPU time
+ * and its wall time on a CPU (harness/lib/open.c gives the allowances);
+ * `what` names it in the diagnostics. */
+void pa_clock_event_vs_cputime(uint64_t config, const char *what);
 /* Pin the calling thread to one CPU (sched_setaffinity's return). */
 int pa_pin_cpu(int cpu);
 /* The CPUs this thread may run on, ascending, at most max: how many. */

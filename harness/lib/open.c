@@ -410,3 +410,56 @@ void *pa_cache_chase(void *p, uint64_t k)
 		p = *(void *volatile *)p;
 	return p;
 }
+
+/*
+ * A clock event's count over 200 ms of this thread's busy CPU time, against
+ * the thread's CPU time (CLOCK_THREAD_CPUTIME_ID) measured around
+ * ENABLE..DISABLE and the wall time less the time it waited on a run queue
+ * (run_delay of /proc/thread-self/schedstat):
+ *
+ *   - below: the CPU time less 1 ms + 5 % (the bracket's enable and disable
+ *     calls, slow under emulation, are CPU time the event does not see);
+ *   - above: that wall time plus 0.2 ms + 2 % (local_clock() against
+ *     CLOCK_MONOTONIC: their rates differ by tenths of a percent under
+ *     emulation, 0.27 % seen under QEMU TCG).
+ *
+ * At each switch the clocks stop and start a few microseconds apart:
+ * run_delay starts at the rq clock of the __schedule() that preempts the
+ * task, before pick_next_task(), and sum_exec_runtime runs from the pick
+ * that chose it, while the event is removed later, in prepare_task_switch(),
+ * and added only after switch_to(). 50 us per run on a CPU (pcount of
+ * schedstat) widens both bounds, which covers a slow emulated machine.
+ */
+#define PA_SWITCH_NS 50000u
+
+void pa_clock_event_vs_cputime(uint64_t config, const char *what)
+{
+	struct perf_event_attr attr = pa_sw_attr(config);
+	uint64_t w0, w1, d0, d1, n0, n1, c0, c1, tc, cpu, wall, lo, hi;
+	int fd;
+
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	pa_work_cpu_ms(5);	/* fault in the code and stack first */
+	w0 = pa_clock_ns(CLOCK_MONOTONIC);
+	pa_sched_info(&d0, &n0);
+	c0 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pa_work_cpu_ms(200);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	c1 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	pa_sched_info(&d1, &n1);
+	w1 = pa_clock_ns(CLOCK_MONOTONIC);
+	pa_read_u64(fd, &tc, 1);
+	close(fd);
+
+	cpu = c1 - c0;
+	wall = (w1 - w0) - (d1 - d0);
+	lo = cpu - cpu / 20 - 1000000 - (n1 - n0) * PA_SWITCH_NS;
+	hi = wall + wall / 50 + 200000 + (n1 - n0) * PA_SWITCH_NS;
+	pa_diag("%s %llu ns, thread CPU time %llu ns, wall %llu ns, "
+		"waited %llu ns over %llu runs", what, (unsigned long long)tc,
+		(unsigned long long)cpu, (unsigned long long)(w1 - w0),
+		(unsigned long long)(d1 - d0), (unsigned long long)(n1 - n0));
+	EXPECT_GE(tc, lo);
+	EXPECT_LE(tc, hi);
+}
