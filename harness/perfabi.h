@@ -169,6 +169,11 @@ int pa_expected_errno(enum pa_need need);
 int pa_expected_errno_or(enum pa_need need, int err);
 /* Debian-style paranoid > 2: no perf at all without CAP_SYS_ADMIN. Probed. */
 bool pa_paranoid_restricts_all(void);
+/* Kernel lockdown in confidentiality mode (/sys/kernel/security/lockdown
+ * shows [confidentiality]): LOCKDOWN_PERF, which guards
+ * PERF_SAMPLE_REGS_INTR, belongs to that level only, so integrity mode
+ * does not refuse it (include/linux/security.h, enum lockdown_reason). */
+bool pa_lockdown_confidentiality(void);
 /* "uid 65534, caps 0, paranoid 2, kernel 6.18.44" for diagnostics. */
 const char *pa_context_string(void);
 
@@ -407,6 +412,10 @@ void pa_ring_prefault(struct pa_ring *r);
  * step wrote other than one record (an incidental fault: start over);
  * fails the case when a fault wrote nothing. */
 bool pa_ring_fill_to(struct pa_ring *r, uint64_t want, uint64_t rec);
+/* Spin on the CPU until data_head leaves 0 or this thread has used `ms`
+ * milliseconds of CPU time: false when nothing was written by then (a
+ * clear failure instead of the harness timeout). */
+bool pa_ring_spin_for_data(struct pa_ring *r, int ms);
 
 /* The variable-length parts of a PERF_RECORD_SAMPLE. */
 struct pa_sample_var {

@@ -1,29 +1,11 @@
 #include "perfabi.h"
 
-#include <fcntl.h>
-
 /*
  * PERF_SAMPLE_REGS_INTR needs no privilege beyond the event's own and no
  * PMU capability for the basic registers, so a software event accepts it.
  * The one documented refusal is kernel lockdown in confidentiality mode
  * (security_locked_down(LOCKDOWN_PERF)): EPERM there.
  */
-static bool lockdown_confidentiality(void)
-{
-	char buf[128] = "";
-	int fd = open("/sys/kernel/security/lockdown", O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	return strstr(buf, "[confidentiality]") != NULL;
-}
-
 PERFABI_CASE(
 	.assertion = "PERF_SAMPLE_REGS_INTR with a valid sample_regs_intr mask is accepted on a software event (EPERM only under confidentiality lockdown)",
 	.ref = "perf_event_open(2), sample_regs_intr (since 3.19); kernel/events/core.c perf_event_open(): REGS_INTR -> security_locked_down(LOCKDOWN_PERF)",
@@ -31,7 +13,7 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1000);
-	int want = lockdown_confidentiality() ? EPERM : 0;
+	int want = pa_lockdown_confidentiality() ? EPERM : 0;
 	int fd;
 
 	if (!pa_regs_valid_mask())

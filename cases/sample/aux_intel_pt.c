@@ -11,7 +11,6 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr pt, attr = pa_sw_sampling_attr(PERF_COUNT_SW_TASK_CLOCK, 100000);
-	volatile unsigned long spin = 0;
 	struct pa_ring r, rm;
 	struct pa_sample s;
 	int lfd, mfd;
@@ -26,9 +25,12 @@ PERFABI_CASE(
 	mfd = ASSERT_OPEN(&attr, 0, -1, lfd, 0);
 	pa_ring_map(&rm, mfd, 8);
 	ASSERT_OK(ioctl(lfd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
-	while (pa_ring_head(&rm) == 0)
-		spin++;
+	ASSERT_TRUE(pa_ring_spin_for_data(&rm, 2000));
 	ASSERT_OK(ioctl(lfd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
 	pa_ring_sample(&rm, &attr, &s);
+	/* PT traced this task all along: the sample carries trace data, at
+	 * most aux_sample_size bytes, padded to 8 (an empty AUX part fails) */
+	EXPECT_GT(s.var.aux_size, 0u);
 	EXPECT_LE(s.var.aux_size, 4096u);
+	EXPECT_EQ(s.var.aux_size % 8, 0u);
 }

@@ -1,7 +1,5 @@
 #include "perfabi.h"
 
-#include <stdio.h>
-
 PERFABI_CASE(
 	.assertion = "PERF_SAMPLE_REGS_INTR gives {abi, regs[popcount(sample_regs_intr)]} of the registers at the event; for a user page fault the IP register is the faulting user ip",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE: \"abi, regs[weight(mask)]: If PERF_SAMPLE_REGS_INTR is enabled, then the user CPU registers are recorded ... sample_regs_intr\" (3.19)",
@@ -12,20 +10,13 @@ PERFABI_CASE(
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
 	struct pa_ring r;
 	struct pa_sample s;
-	char lock[128] = "";
-	FILE *f;
 	int fd;
 
 	if (PA_REG_IP < 0 || sizeof(long) != 8)
 		pa_skip("register numbers known for x86_64 and arm64 only");
-	f = fopen("/sys/kernel/security/lockdown", "r");
-	if (f) {
-		if (!fgets(lock, sizeof(lock), f))
-			lock[0] = 0;
-		fclose(f);
-	}
-	if (strstr(lock, "[integrity]") || strstr(lock, "[confidentiality]"))
-		pa_skip("kernel lockdown forbids PERF_SAMPLE_REGS_INTR");
+	/* LOCKDOWN_PERF is a confidentiality reason: integrity mode allows it */
+	if (pa_lockdown_confidentiality())
+		pa_skip("kernel lockdown (confidentiality) refuses PERF_SAMPLE_REGS_INTR (field/sample_regs_intr_sw_accepted checks the EPERM)");
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_INTR;
 	attr.sample_regs_intr = 1ULL << PA_REG_SP | 1ULL << PA_REG_IP;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);

@@ -11,6 +11,7 @@
  */
 #include "internal.h"
 
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -116,4 +117,20 @@ const char *pa_context_string(void)
 		 (unsigned)geteuid(), (unsigned long long)pa_caps_effective(),
 		 pa_paranoid(), k.major, k.minor, k.patch);
 	return buf;
+}
+
+bool pa_lockdown_confidentiality(void)
+{
+	char buf[128] = "";
+	int fd = open("/sys/kernel/security/lockdown", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;	/* no lockdown LSM: nothing is locked down */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	return strstr(buf, "[confidentiality]") != NULL;
 }

@@ -674,3 +674,16 @@ void pa_page_times(volatile struct perf_event_mmap_page *pg, uint64_t *en,
 		__sync_synchronize();
 	} while (pg->lock != seq || (seq & 1));
 }
+
+bool pa_ring_spin_for_data(struct pa_ring *r, int ms)
+{
+	uint64_t end = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID) + (uint64_t)ms * 1000000ULL;
+	volatile uint64_t spin = 0;
+
+	while (pa_ring_head(r) == 0) {
+		if (pa_clock_ns(CLOCK_THREAD_CPUTIME_ID) >= end)
+			return pa_ring_head(r) != 0;
+		spin++;
+	}
+	return true;
+}
