@@ -661,10 +661,13 @@ int pa_exec_child_go(pid_t pid, int go_fd);
 void pa_kernel_faults(int pages);
 /* Set bit `bit` (0..63) of the flag word at offset 40 of attr. */
 void pa_flag_word_set(struct perf_event_attr *attr, int bit);
-/* Whether attr.text_poke and a kernel callchain (PERF_SAMPLE_CALLCHAIN
- * without exclude_callchain_kernel) need perf_allow_kernel() like
- * exclude_kernel = 0: 1 yes, 0 no (both via pa_since()), -1 where the
- * version that brought the check to this kernel branch is not known. */
-int pa_since_kernel_access_text_poke_callchain(void);
+/* Whether this kernel has the kernel-access check for attr.text_poke, and
+ * for kernel callchains (PERF_SAMPLE_CALLCHAIN without
+ * exclude_callchain_kernel): mainline 7.3 and the stable releases that took
+ * them (harness/lib/attr.c lists them with the evidence). 1 yes, 0 no (both
+ * via pa_since()), -1 where it is not known from which release of this
+ * kernel's stable branch (if any) it has the check. */
+int pa_since_kernel_access_text_poke(void);
+int pa_since_kernel_access_callchain(void);
 
 #endif /* PERFABI_H */

@@ -13,13 +13,14 @@ PERFABI_CASE(
 	int fd;
 
 	/* Only the kernel part may remain: since "perf/core: Check kernel
-	 * access when kernel callchains are requested" (a4573a3838ae, stable
-	 * 6.12.113 and others) that open needs perf_allow_kernel(), a rule
-	 * attr/exclude_callchain_kernel_clear_kernel_access_by_version checks
-	 * where the kernel's version tells. This case checks the content. */
-	if (pa_expected_errno(PA_NEED_KERNEL))
-		pa_skip("kernel callchains need kernel access on kernels with a4573a3838ae "
-			"and this context has none (%s); the content is checked where it is allowed",
+	 * access when kernel callchains are requested" (a4573a3838ae, 7.3,
+	 * stable 7.2.10, 6.18.56, 6.12.113) that open needs
+	 * perf_allow_kernel(), a rule
+	 * attr/exclude_callchain_kernel_clear_kernel_access_by_version checks.
+	 * This case checks the content wherever the open is allowed. */
+	if (pa_expected_errno(PA_NEED_KERNEL) && pa_since_kernel_access_callchain() != 0)
+		pa_skip("kernel callchains need kernel access on this kernel (a4573a3838ae, or not "
+			"known) and this context has none (%s); the content is checked where it is allowed",
 			pa_context_string());
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
 	attr.exclude_callchain_user = 1;

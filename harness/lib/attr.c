@@ -93,18 +93,68 @@ void pa_flag_word_set(struct perf_event_attr *attr, int bit)
 	memcpy((char *)attr + 40, &w, sizeof(w));
 }
 
-int pa_since_kernel_access_text_poke_callchain(void)
-{
-	struct pa_kver k = pa_kernel();
+/*
+ * Where a stable branch took a mainline change: the first release of the
+ * branch that has it, or -1 where the release (or whether the branch took
+ * it at all) is not known here. A branch not listed ended before the
+ * change: it has the old behaviour, as every release before mainline's.
+ */
+struct pa_branch_fix {
+	int major, minor, first_patch;
+};
 
-	/* "perf/core: Check kernel access when kernel callchains are
-	 * requested" and "perf: Require kernel access for text poke events"
-	 * arrived in stable 6.12.113 (Debian linux 6.12.113-1 changelog,
-	 * ChangeLog-6.12.113). The mainline release and the other stable
-	 * branches that carry them are not known here. */
-	if (k.major == 6 && k.minor == 12)
-		return pa_since("6.12.113", "attr.text_poke and kernel callchains "
-				"(PERF_SAMPLE_CALLCHAIN without exclude_callchain_kernel) "
-				"need perf_allow_kernel()");
-	return -1;
+static int since_by_branch(const char *mainline, const struct pa_branch_fix *t,
+			   size_t n, const char *what)
+{
+	struct pa_kver k = pa_kernel(), m;
+	char v[32];
+
+	pa_kver_parse(mainline, &m);
+	if (pa_kver_cmp(k, m) >= 0)
+		return pa_since(mainline, what);
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].major != k.major || t[i].minor != k.minor)
+			continue;
+		if (t[i].first_patch < 0)
+			return -1;
+		snprintf(v, sizeof(v), "%d.%d.%d", k.major, k.minor, t[i].first_patch);
+		return pa_since(v, what);
+	}
+	/* a branch that ended before the change was backported */
+	return pa_since(mainline, what);
+}
+
+/*
+ * "perf: Require kernel access for text poke events": mainline 357e8a77a501
+ * (v7.3-rc6), queued for every stable branch from 5.10 to 7.2 in October
+ * 2026: 7.2.10 and 6.18.56 (their -rc1 pushes), 6.12.113 (Debian's
+ * changelog); the 6.6, 6.1, 5.15 and 5.10 release numbers are not known.
+ */
+int pa_since_kernel_access_text_poke(void)
+{
+	static const struct pa_branch_fix t[] = {
+		{ 7, 2, 10 }, { 6, 18, 56 }, { 6, 12, 113 },
+		{ 6, 6, -1 }, { 6, 1, -1 }, { 5, 15, -1 }, { 5, 10, -1 },
+	};
+
+	return since_by_branch("7.3", t, sizeof(t) / sizeof(t[0]),
+			       "attr.text_poke needs perf_allow_kernel()");
+}
+
+/*
+ * "perf/core: Check kernel access when kernel callchains are requested":
+ * mainline a4573a3838ae (v7.3 merge window), stable 7.2.10, 6.18.56 and
+ * 6.12.113 only; not queued for 6.6, 6.1, 5.15 or 5.10 (as of the October
+ * 2026 stable queue), so a later adapted backport there is not known here.
+ */
+int pa_since_kernel_access_callchain(void)
+{
+	static const struct pa_branch_fix t[] = {
+		{ 7, 2, 10 }, { 6, 18, 56 }, { 6, 12, 113 },
+		{ 6, 6, -1 }, { 6, 1, -1 }, { 5, 15, -1 }, { 5, 10, -1 },
+	};
+
+	return since_by_branch("7.3", t, sizeof(t) / sizeof(t[0]),
+			       "kernel callchains (PERF_SAMPLE_CALLCHAIN without "
+			       "exclude_callchain_kernel) need perf_allow_kernel()");
 }

@@ -34,13 +34,18 @@ int pa_abimap_parse(const char *text, const char *path, struct pa_abimap *m,
 			pa_abimap_free(m);
 			return -1;
 		}
-		if (*s && strncmp(s, "untestable:", 11)) {
-			snprintf(err, errlen, "%s:%d: after '%s' only 'untestable: reason' may follow", path, lineno, name);
+		/* "untestable: why" (no case can check it anywhere) or
+		 * "hardware: why" (a case checks it, where the hardware exists) */
+		size_t kw = !strncmp(s, "untestable:", 11) ? 11 : !strncmp(s, "hardware:", 9) ? 9 : 0;
+
+		if (*s && !kw) {
+			snprintf(err, errlen, "%s:%d: after '%s' only 'untestable: reason' or 'hardware: reason' may follow", path, lineno, name);
 			pa_abimap_free(m);
 			return -1;
 		}
-		if (*s && !s[11 + strspn(s + 11, " \t")]) {
-			snprintf(err, errlen, "%s:%d: '%s' is marked untestable without a reason", path, lineno, name);
+		if (*s && !s[kw + strspn(s + kw, " \t")]) {
+			snprintf(err, errlen, "%s:%d: '%s' is marked %.*s without a reason", path, lineno, name,
+				 (int)kw - 1, s);
 			pa_abimap_free(m);
 			return -1;
 		}
@@ -65,8 +70,8 @@ int pa_abimap_parse(const char *text, const char *path, struct pa_abimap *m,
 		memset(&m->e[m->n], 0, sizeof(m->e[0]));
 		snprintf(m->e[m->n].name, sizeof(m->e[0].name), "%s", name);
 		if (*s)
-			snprintf(m->e[m->n].untestable, sizeof(m->e[0].untestable), "%s",
-				 s + 11 + strspn(s + 11, " \t"));
+			snprintf(kw == 11 ? m->e[m->n].untestable : m->e[m->n].hardware,
+				 sizeof(m->e[0].untestable), "%s", s + kw + strspn(s + kw, " \t"));
 		m->n++;
 	}
 	return 0;
@@ -129,9 +134,11 @@ int pa_abimap_cover(struct pa_abimap *m, const char *covers, const char *casenam
 
 struct pa_abimap_stats pa_abimap_stats(const struct pa_abimap *m)
 {
-	struct pa_abimap_stats s = { m->n, 0, 0, 0 };
+	struct pa_abimap_stats s = { m->n, 0, 0, 0, 0 };
 
 	for (int i = 0; i < m->n; i++) {
+		if (m->e[i].hardware[0])
+			s.hardware++;
 		if (m->e[i].covered)
 			s.covered++;
 		else if (m->e[i].untestable[0])

@@ -7,6 +7,7 @@
 struct pa_abi_element {
 	char name[64];
 	char untestable[256];	/* the written reason, or "" */
+	char hardware[256];	/* why only hardware can show it, or "" */
 	int covered;		/* number of cases naming it */
 };
 
@@ -24,6 +25,7 @@ void pa_abimap_free(struct pa_abimap *m);
  * counted in the return value. */
 int pa_abimap_cover(struct pa_abimap *m, const char *covers, const char *casename,
 		    FILE *out);
-struct pa_abimap_stats { int total, covered, untestable, missing; };
+/* hardware: elements marked "hardware:" (counted in covered/missing too) */
+struct pa_abimap_stats { int total, covered, untestable, missing, hardware; };
 struct pa_abimap_stats pa_abimap_stats(const struct pa_abimap *m);
 #endif

@@ -344,7 +344,7 @@ static int never_run_elements(const char *mappath, const struct pa_abimap *m,
 		bool any_ran = false, named = false;
 		size_t el = strlen(m->e[k].name);
 
-		if (!m->e[k].covered || m->e[k].untestable[0])
+		if (!m->e[k].covered || m->e[k].untestable[0] || m->e[k].hardware[0])
 			continue;
 		for (int i = 0; i < n; i++) {
 			const char *c = cases[i].covers;
@@ -398,8 +398,11 @@ static int abi_check(const struct pa_opts *o, struct pa_case_info *cases, int n)
 		if (!m.e[i].covered && !m.e[i].untestable[0])
 			printf("%s: no case covers it and it is not marked untestable\n", m.e[i].name);
 	never = never_run_elements(o->abi_check, &m, cases, n);
-	printf("# ABI map %s: %d elements, %d covered by %d cases (%d of them only by cases that never passed on a reference kernel), %d untestable with a reason, %d missing\n",
-	       o->abi_check, st.total, st.covered, n, never < 0 ? 0 : never, st.untestable, st.missing);
+	for (int i = 0; i < m.n; i++)
+		if (m.e[i].hardware[0])
+			printf("%s: hardware only: %s\n", m.e[i].name, m.e[i].hardware);
+	printf("# ABI map %s: %d elements, %d covered by %d cases (%d of them only by cases that never passed on a reference kernel, %d more only by cases that need hardware the references lack), %d untestable with a reason, %d missing\n",
+	       o->abi_check, st.total, st.covered, n, never < 0 ? 0 : never, st.hardware, st.untestable, st.missing);
 	pa_abimap_free(&m);
 	return st.missing || unknown ? 1 : 0;
 }

@@ -8,7 +8,8 @@ static const char *good =
 	"\n"
 	"attr.size\n"
 	"  attr.config3   \n"
-	"record.AUX untestable: needs a PMU with an AUX area\n";
+	"record.AUX untestable: needs a PMU with an AUX area\n"
+	"sample.AUX hardware:  written by AUX PMUs only\n";
 
 static void parses_elements_and_reasons(void **state)
 {
@@ -17,9 +18,12 @@ static void parses_elements_and_reasons(void **state)
 
 	(void)state;
 	assert_int_equal(pa_abimap_parse(good, "map", &m, err, sizeof(err)), 0);
-	assert_int_equal(m.n, 3);
+	assert_int_equal(m.n, 4);
 	assert_string_equal(m.e[1].name, "attr.config3");
 	assert_string_equal(m.e[2].untestable, "needs a PMU with an AUX area");
+	assert_string_equal(m.e[2].hardware, "");
+	assert_string_equal(m.e[3].hardware, "written by AUX PMUs only");
+	assert_string_equal(m.e[3].untestable, "");
 	pa_abimap_free(&m);
 }
 
@@ -35,6 +39,9 @@ static void rejects_bad_maps(void **state)
 	assert_int_equal(pa_abimap_parse("a.b untestable:\n", "map", &m, err, sizeof(err)), -1);
 	assert_string_equal(err, "map:1: 'a.b' is marked untestable without a reason");
 	assert_int_equal(pa_abimap_parse("a.b because\n", "map", &m, err, sizeof(err)), -1);
+	assert_string_equal(err, "map:1: after 'a.b' only 'untestable: reason' or 'hardware: reason' may follow");
+	assert_int_equal(pa_abimap_parse("a.b hardware:  \n", "map", &m, err, sizeof(err)), -1);
+	assert_string_equal(err, "map:1: 'a.b' is marked hardware without a reason");
 }
 
 static void counts_coverage(void **state)
@@ -49,10 +56,11 @@ static void counts_coverage(void **state)
 	CAPTURE(out, assert_int_equal(pa_abimap_cover(&m, "attr.size,attr.bogus", "size/y", f), 1));
 	assert_string_equal(out, "size/y: covers 'attr.bogus', which is not in the ABI map\n");
 	st = pa_abimap_stats(&m);
-	assert_int_equal(st.total, 3);
+	assert_int_equal(st.total, 4);
 	assert_int_equal(st.covered, 1);
 	assert_int_equal(st.untestable, 1);
-	assert_int_equal(st.missing, 1);
+	assert_int_equal(st.missing, 2);
+	assert_int_equal(st.hardware, 1);
 	assert_int_equal(m.e[0].covered, 2);
 	pa_abimap_free(&m);
 }
