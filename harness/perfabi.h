@@ -546,6 +546,10 @@ uint64_t pa_busy_loop(uint64_t iters);
  * `pages` fresh pages touched (pa_touch_pages). */
 void pa_work_loop(int millions);
 void pa_work_pages(int pages);
+/* use_clockid with clock clk: a page-fault sample, the sample_id_all time
+ * of a COMM record and a second sample each lie between clock_gettime(clk)
+ * readings around them, all records in order (harness/lib/clock.c). */
+void pa_check_clockid_times(clockid_t clk, const char *clk_name);
 /* Spin until this thread has used `ms` milliseconds of CPU time. */
 void pa_work_cpu_ms(int ms);
 /* RESET + ENABLE fd, run work(arg), DISABLE, read the one u64 value. */
@@ -669,5 +673,9 @@ void pa_flag_word_set(struct perf_event_attr *attr, int bit);
  * kernel's stable branch (if any) it has the check. */
 int pa_since_kernel_access_text_poke(void);
 int pa_since_kernel_access_callchain(void);
+/* The same for the refusal to split a ring mapping (munmap, mprotect or
+ * mremap of part of it: EINVAL), "perf/core: Prevent VMA split of buffer
+ * mappings". */
+int pa_since_vma_split_refused(void);
 
 #endif /* PERFABI_H */

@@ -8,19 +8,6 @@
  * it is known to be in (abi-timeline.md). Elsewhere the version cannot
  * tell, and the old behaviour (a split, later unmaps of a half-ring) is
  * what the fix removed. */
-static bool split_refused(void)
-{
-	struct pa_kver k = pa_kernel();
-
-	if (pa_kernel_at_least("6.17"))
-		return true;
-	if (k.major == 6 && k.minor == 12 && k.patch >= 63)
-		return true;
-	if (k.major == 6 && k.minor == 1 && k.patch >= 158)
-		return true;
-	return false;
-}
-
 PERFABI_CASE(
 	.assertion = "a ring mapping cannot be split: munmap of part of it (its last data page, or the control page) fails with EINVAL and leaves the ring mapped and working; munmap of the whole mapping succeeds",
 	.ref = "kernel/events/core.c perf_mmap_vmops.may_split = perf_mmap_may_split() -> -EINVAL (\"perf/core: Prevent VMA split of buffer mappings\", 6.17, in 6.1.158+ and 6.12.63+); munmap(2) EINVAL",
@@ -33,8 +20,8 @@ PERFABI_CASE(
 	unsigned char *p;
 	int fd;
 
-	if (!split_refused())
-		pa_skip("kernel %d.%d.%d: cannot tell from the version whether the VMA-split fix is in",
+	if (pa_since_vma_split_refused() != 1)
+		pa_skip("kernel %d.%d.%d: the refusal to split a ring mapping (b024d7b56c77) is not in this kernel or not known to be",
 			pa_kernel().major, pa_kernel().minor, pa_kernel().patch);
 	attr.sample_type = PERF_SAMPLE_IP;
 	attr.disabled = 1;

@@ -125,6 +125,21 @@ static int since_by_branch(const char *mainline, const struct pa_branch_fix *t,
 }
 
 /*
+ * "perf/core: Prevent VMA split of buffer mappings" (b024d7b56c77, mainline
+ * 6.17; stable 6.12.63 and 6.1.158; other branches not known here).
+ */
+int pa_since_vma_split_refused(void)
+{
+	static const struct pa_branch_fix t[] = {
+		{ 6, 12, 63 }, { 6, 1, 158 },
+		{ 6, 6, -1 }, { 5, 15, -1 }, { 5, 10, -1 },
+	};
+
+	return since_by_branch("6.17", t, sizeof(t) / sizeof(t[0]),
+			       "a ring mapping cannot be split (perf_mmap_may_split())");
+}
+
+/*
  * "perf: Require kernel access for text poke events": mainline 357e8a77a501
  * (v7.3-rc6), queued for every stable branch from 5.10 to 7.2 in October
  * 2026: 7.2.10 and 6.18.56 (their -rc1 pushes), 6.12.113 (Debian's

@@ -73,6 +73,22 @@ static void puppet_loop(int in, int out)
 	_exit(0);
 }
 
+/* The parent's ends of the live puppets' pipes: a new puppet closes them,
+ * or it would hold an older puppet's command pipe open and that puppet
+ * would never see EOF at pa_puppet_stop() (stopping in start order hung). */
+#define PA_MAX_PUPPET_FDS 64
+static int puppet_fds[PA_MAX_PUPPET_FDS];
+static int n_puppet_fds;
+
+static void puppet_fds_forget(int fd)
+{
+	for (int i = 0; i < n_puppet_fds; i++)
+		if (puppet_fds[i] == fd) {
+			puppet_fds[i] = puppet_fds[--n_puppet_fds];
+			return;
+		}
+}
+
 void pa_puppet_start(struct pa_puppet *p)
 {
 	int down[2], up[2];
@@ -90,6 +106,8 @@ void pa_puppet_start(struct pa_puppet *p)
 	if (p->pid == 0) {
 		close(down[1]);
 		close(up[0]);
+		for (int i = 0; i < n_puppet_fds; i++)
+			close(puppet_fds[i]);
 		ready = 'r';
 		if (write(up[1], &ready, 1) != 1)
 			_exit(1);
@@ -99,6 +117,10 @@ void pa_puppet_start(struct pa_puppet *p)
 	close(up[1]);
 	p->to = down[1];
 	p->from = up[0];
+	if (n_puppet_fds + 2 <= PA_MAX_PUPPET_FDS) {
+		puppet_fds[n_puppet_fds++] = p->to;
+		puppet_fds[n_puppet_fds++] = p->from;
+	}
 	if (read(p->from, &ready, 1) != 1) {
 		pa_fail("puppet %d did not start", (int)p->pid);
 		pa_abort();
@@ -121,6 +143,8 @@ void pa_puppet_stop(struct pa_puppet *p)
 {
 	if (p->pid <= 0)
 		return;
+	puppet_fds_forget(p->to);
+	puppet_fds_forget(p->from);
 	close(p->to);	/* EOF: the puppet exits */
 	close(p->from);
 	waitpid(p->pid, NULL, 0);

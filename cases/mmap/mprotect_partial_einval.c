@@ -1,0 +1,82 @@
+#include "perfabi.h"
+
+#include <inttypes.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+/* "perf/core: Prevent VMA split of buffer mappings" (b024d7b56c77, 6.17,
+ * CVE-2025-38563) is in the stable series from the sublevels below (as in
+ * partial_munmap_einval.c); elsewhere the version cannot tell, and the old
+ * behaviour (a split ring vma) is the refcount leak the fix removed. */
+/* The /proc/self/maps line of the vma that starts at p: its end and its
+ * permissions ("rw-s"); false when no vma starts there. */
+static bool vma_at(const void *p, uintptr_t *end, char perm[5])
+{
+	char line[512];
+	uintptr_t s, e;
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		pa_skip("/proc/self/maps: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s", &s, &e, perm) == 3 && s == (uintptr_t)p) {
+			*end = e;
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+PERFABI_CASE(
+	.assertion = "a ring mapping cannot be split by mprotect(): changing the protection of part of it (the control page, or the last data page) fails with EINVAL and leaves one vma with its protection, the ring working; changing the whole mapping succeeds",
+	.ref = "kernel/events/core.c perf_mmap_vmops.may_split = perf_mmap_may_split() -> -EINVAL (\"perf/core: Prevent VMA split of buffer mappings\", 6.17, in 6.1.158+ and 6.12.63+); mm/vma.c __split_vma() asks vm_ops->may_split; mprotect(2) EINVAL",
+	.covers = "mmap.size mmap.data_tail errno.EINVAL",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE), len = psz * 5;
+	const struct perf_event_header *h;
+	uintptr_t end = 0;
+	struct pa_ring r;
+	char perm[5] = "";
+	uint64_t count;
+	int fd, n = 0;
+
+	if (pa_since_vma_split_refused() != 1)
+		pa_skip("kernel %d.%d.%d: the refusal to split a ring mapping (b024d7b56c77) is not in this kernel or not known to be",
+			pa_kernel().major, pa_kernel().minor, pa_kernel().patch);
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	attr.disabled = 1;
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+	pa_ring_map(&r, fd, 4);
+	/* a real change of protection (the same one is a no-op, no split) */
+	EXPECT_ERRNO(mprotect(r.page, psz, PROT_READ), EINVAL);
+	EXPECT_ERRNO(mprotect((char *)r.page + psz * 4, psz, PROT_READ), EINVAL);
+	EXPECT_ERRNO(mprotect((char *)r.page + psz, psz * 2, PROT_NONE), EINVAL);
+	ASSERT_TRUE(vma_at(r.page, &end, perm));
+	EXPECT_EQ(end, (uintptr_t)r.page + len);	/* still one vma */
+	EXPECT_EQ(strcmp(perm, "rw-s"), 0);
+
+	/* the control page is still writable: the reader protocol works */
+	pa_touch_pages(1);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pa_touch_pages(4);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	pa_read_u64(fd, &count, 1);
+	EXPECT_EQ(pa_ring_head(&r), count * 24);
+	while ((h = pa_ring_next(&r))) {
+		EXPECT_EQ(h->type, (uint32_t)PERF_RECORD_SAMPLE);
+		n++;
+	}
+	EXPECT_EQ((uint64_t)n, count);
+	EXPECT_EQ(r.page->data_tail, count * 24);
+
+	/* the whole mapping needs no split */
+	EXPECT_OK(mprotect(r.page, len, PROT_READ));
+	ASSERT_TRUE(vma_at(r.page, &end, perm));
+	EXPECT_EQ(end, (uintptr_t)r.page + len);
+	EXPECT_EQ(strcmp(perm, "r--s"), 0);
+}

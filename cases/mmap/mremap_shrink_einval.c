@@ -1,0 +1,69 @@
+#include "perfabi.h"
+
+#include <inttypes.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+/* "perf/core: Prevent VMA split of buffer mappings" (b024d7b56c77, 6.17,
+ * CVE-2025-38563) is in the stable series from the sublevels below (as in
+ * partial_munmap_einval.c); elsewhere the version cannot tell, and the old
+ * behaviour (a shrunk ring vma) is the refcount leak the fix removed. */
+/* The end of the /proc/self/maps vma that starts at p (0: none). */
+static uintptr_t vma_end(const void *p)
+{
+	char line[512];
+	uintptr_t s, e, end = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		pa_skip("/proc/self/maps: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &s, &e) == 2 && s == (uintptr_t)p) {
+			end = e;
+			break;
+		}
+	}
+	fclose(f);
+	return end;
+}
+
+PERFABI_CASE(
+	.assertion = "a ring mapping cannot shrink: mremap() to a smaller size (1 + 4 pages to a valid 1 + 2, or to the control page alone), in place or moving, fails with EINVAL, since it would split the vma; the ring stays one whole vma and keeps working",
+	.ref = "kernel/events/core.c perf_mmap_vmops.may_split = perf_mmap_may_split() -> -EINVAL (\"perf/core: Prevent VMA split of buffer mappings\", 6.17, in 6.1.158+ and 6.12.63+); mm/mremap.c shrink -> do_vmi_munmap() -> __split_vma() -> vm_ops->may_split; mremap(2)",
+	.covers = "mmap.remap mmap.size errno.EINVAL",
+	.probe = pa_probe_self_perf,
+) {
+	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE), len = psz * 5;
+	const struct perf_event_header *h;
+	struct pa_ring r;
+	uint64_t count;
+	int fd, n = 0;
+
+	if (pa_since_vma_split_refused() != 1)
+		pa_skip("kernel %d.%d.%d: the refusal to split a ring mapping (b024d7b56c77) is not in this kernel or not known to be",
+			pa_kernel().major, pa_kernel().minor, pa_kernel().patch);
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	attr.disabled = 1;
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+	pa_ring_map(&r, fd, 4);
+	EXPECT_ERRNO((long)mremap(r.page, len, psz * 3, 0), EINVAL);
+	EXPECT_ERRNO((long)mremap(r.page, len, psz, 0), EINVAL);
+	EXPECT_ERRNO((long)mremap(r.page, len, psz * 3, MREMAP_MAYMOVE), EINVAL);
+	EXPECT_EQ(vma_end(r.page), (uintptr_t)r.page + len);	/* one whole vma */
+	EXPECT_EQ(r.page->data_size, (uint64_t)psz * 4);
+
+	pa_touch_pages(1);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pa_touch_pages(4);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	pa_read_u64(fd, &count, 1);
+	ASSERT_GE(count, 4u);
+	EXPECT_EQ(pa_ring_head(&r), count * 24);	/* 24-byte samples */
+	while ((h = pa_ring_next(&r))) {
+		EXPECT_EQ(h->type, (uint32_t)PERF_RECORD_SAMPLE);
+		n++;
+	}
+	EXPECT_EQ((uint64_t)n, count);
+	EXPECT_OK(munmap(r.page, len));
+}

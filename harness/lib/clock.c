@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pa_check_clockid_times(): the check the sample/time_clockid_* cases share:
+ * the timestamps of an event with use_clockid are on that clock.
+ *
+ * A period-1 page-fault sampler on this thread (use_clockid, clockid clk,
+ * sample_id_all, comm) sees, in this order and each between two
+ * clock_gettime(clk) taken around it:
+ *	fault A	(a write to a fresh page)	PERF_RECORD_SAMPLE, time in [t0, t1]
+ *	prctl(PR_SET_NAME)			PERF_RECORD_COMM, trailer time in [t1, t2]
+ *	fault B	(a write to another one)	PERF_RECORD_SAMPLE, time in [t2, t3]
+ * and every record in the ring (incidental faults included) has a time
+ * between readings taken before ENABLE and after DISABLE, each no earlier
+ * than the one before it (one thread writes them all, in order). Equal
+ * times pass: a jiffies clocksource ticks once per jiffy.
+ */
+#include "internal.h"
+
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#define PA_TCK_NAME	"pa-tck-comm"	/* 11 bytes + NUL: comm[] padded to 16 */
+
+void pa_check_clockid_times(clockid_t clk, const char *clk_name)
+{
+	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
+	long psz = sysconf(_SC_PAGESIZE);
+	const size_t comm_len = 16;
+	uint32_t pid = (uint32_t)getpid(), tid = (uint32_t)syscall(SYS_gettid);
+	uint64_t id = 0, e0, e1, t[4], last = 0, a, b;
+	const struct perf_event_header *h;
+	const uint32_t *body;
+	const uint64_t *tr;
+	struct pa_sample s;
+	struct pa_ring r;
+	int fd, n_a = 0, n_b = 0, n_comm = 0, n_other = 0;
+	char *p;
+
+	attr.disabled = 1;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+			   PERF_SAMPLE_ID;
+	attr.sample_id_all = 1;
+	attr.comm = 1;
+	attr.use_clockid = 1;
+	attr.clockid = clk;
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &id));
+	pa_ring_map(&r, fd, 16);
+	pa_ring_prefault(&r);
+	p = mmap(NULL, (size_t)psz * 3, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(p != MAP_FAILED);
+	a = (uint64_t)(uintptr_t)p + 5;
+	b = (uint64_t)(uintptr_t)p + (uint64_t)psz + 9;
+
+	/* warm up the vDSO, prctl() and the store, outside the window */
+	t[0] = pa_clock_ns(clk);
+	ASSERT_OK(prctl(PR_SET_NAME, "pa-tck-warm", 0, 0, 0));
+	p[2 * psz] = 1;
+
+	e0 = pa_clock_ns(clk);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	t[0] = pa_clock_ns(clk);
+	*(volatile char *)(uintptr_t)a = 1;
+	t[1] = pa_clock_ns(clk);
+	ASSERT_OK(prctl(PR_SET_NAME, PA_TCK_NAME, 0, 0, 0));
+	t[2] = pa_clock_ns(clk);
+	*(volatile char *)(uintptr_t)b = 1;
+	t[3] = pa_clock_ns(clk);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	e1 = pa_clock_ns(clk);
+	pa_diag("%s: t0..t3 = %llu %llu %llu %llu", clk_name,
+		(unsigned long long)t[0], (unsigned long long)t[1],
+		(unsigned long long)t[2], (unsigned long long)t[3]);
+
+	EXPECT_EQ(pa_sample_id_size(&attr), 3 * 8u);	/* pid/tid, time, id */
+	while ((h = pa_ring_next(&r))) {
+		uint64_t time;
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			/* header + pid/tid, time, addr, id */
+			EXPECT_EQ(h->size, sizeof(*h) + 4 * 8);
+			if (!pa_sample_parse(&attr, h, &s))
+				pa_abort();
+			EXPECT_EQ(s.pid, pid);
+			EXPECT_EQ(s.tid, tid);
+			EXPECT_EQ(s.id, id);
+			time = s.time;
+			if (s.addr == a) {
+				n_a++;
+				EXPECT_GE(time, t[0]);
+				EXPECT_LE(time, t[1]);
+			} else if (s.addr == b) {
+				n_b++;
+				EXPECT_GE(time, t[2]);
+				EXPECT_LE(time, t[3]);
+			}
+		} else if (h->type == PERF_RECORD_COMM) {
+			/* header, pid/tid, comm[16], trailer {pid/tid, time, id} */
+			body = (const uint32_t *)(h + 1);
+			tr = (const uint64_t *)((const char *)(h + 1) + 8 + comm_len);
+			n_comm++;
+			EXPECT_EQ(h->size, sizeof(*h) + 8 + comm_len + 3 * 8);
+			EXPECT_EQ(h->misc & PERF_RECORD_MISC_COMM_EXEC, 0);
+			EXPECT_EQ(body[0], pid);
+			EXPECT_EQ(body[1], tid);
+			EXPECT_EQ(strcmp((const char *)(body + 2), PA_TCK_NAME), 0);
+			EXPECT_EQ((uint32_t)tr[0], pid);
+			EXPECT_EQ((uint32_t)(tr[0] >> 32), tid);
+			EXPECT_EQ(tr[2], id);
+			time = tr[1];
+			EXPECT_GE(time, t[1]);
+			EXPECT_LE(time, t[2]);
+		} else {
+			n_other++;
+			pa_diag("unexpected record type %u", h->type);
+			continue;
+		}
+		/* every record of the event: inside the enabled window, in order */
+		EXPECT_GE(time, e0);
+		EXPECT_LE(time, e1);
+		EXPECT_GE(time, last);
+		last = time;
+	}
+	EXPECT_EQ(n_a, 1);
+	EXPECT_EQ(n_comm, 1);
+	EXPECT_EQ(n_b, 1);
+	EXPECT_EQ(n_other, 0);
+	munmap(p, (size_t)psz * 3);
+	pa_ring_unmap(&r);
+	close(fd);
+}
