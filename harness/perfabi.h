@@ -28,6 +28,7 @@
 #include "abi.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -677,5 +678,96 @@ int pa_since_kernel_access_callchain(void);
  * mremap of part of it: EINVAL), "perf/core: Prevent VMA split of buffer
  * mappings". */
 int pa_since_vma_split_refused(void);
+
+/* ---- tracefs format files (harness/lib/tpformat.c) --------------------
+ * A tracepoint's events/<sys>/<event>/format, parsed, for the cases that
+ * check PERF_SAMPLE_RAW payloads field by field. Each line reads
+ *	field:TYPE NAME;	offset:N;	size:N;	signed:N;
+ * and the layout differs by kernel version (an __array on one kernel is a
+ * __data_loc string on another; syscall arguments are all unsigned long
+ * slots), so every offset and size comes from the running kernel. tracefs
+ * is root-only by default: pa_tp_format_load() fails where it cannot be
+ * read, and the case decides what that means. */
+
+#define PA_TP_MAX_FIELDS 64
+
+struct pa_tp_field {
+	char name[64];
+	char type[96];
+	int offset, size;
+	bool is_signed;
+	bool data_loc;		/* __data_loc: u32 {u16 offset, u16 len} */
+	bool rel_loc;		/* __rel_loc: the offset counts from the field's end */
+	bool array;		/* NAME[N] */
+};
+
+
+struct pa_tp_format {
+	long id;		/* the "ID:" line */
+	int nr;			/* fields, common ones included, in file order */
+	struct pa_tp_field f[PA_TP_MAX_FIELDS];
+};
+
+
+/* 0, or -1 where the format file cannot be read or parsed. */
+int pa_tp_format_load(const char *sys, const char *event, struct pa_tp_format *fmt);
+/* The field called name, or NULL. */
+const struct pa_tp_field *pa_tp_field(const struct pa_tp_format *fmt, const char *name);
+/* The same, failing the case (and ending it) where the field is missing or
+ * lies outside a raw entry of raw_size bytes. */
+const struct pa_tp_field *pa_tp_need(const struct pa_tp_format *fmt, const char *name,
+				     uint32_t raw_size);
+/* An integer field's value (sign-extended where the format says signed). */
+uint64_t pa_tp_get_u64(const void *raw, const struct pa_tp_field *f);
+/* A string field (a char array or a __data_loc/__rel_loc string), copied
+ * into buf. */
+const char *pa_tp_get_str(const void *raw, uint32_t raw_size, const struct pa_tp_field *f,
+			  char *buf, size_t len);
+/* The format of sys:event for a case that samples its RAW payload: where
+ * the open is allowed (want 0) but the format cannot be read here, the
+ * fields cannot be located: SKIP. false where want != 0 and it is unread. */
+bool pa_tp_format_or_skip(const char *sys, const char *event,
+			  struct pa_tp_format *fmt, int want);
+/* common_type is the tracepoint id, common_pid the thread that hit it. */
+void pa_tp_expect_common(const struct pa_tp_format *fmt, const void *raw,
+			 uint32_t raw_size, long id, pid_t tid);
+
+/* EXPECT_EQ for a named integer field, and for a string field. */
+#define PA_TP_EXPECT_INT(fmt, raw, raw_size, name, want) do {		\
+	const struct pa_tp_field *tp__f = pa_tp_need(fmt, name, raw_size);	\
+	pa_check_cmp(PA_VAL(pa_tp_get_u64(raw, tp__f)), PA_EQ,		\
+		     PA_VAL((uint64_t)(int64_t)(want)),			\
+		     "raw field " name, #want, __FILE__, __LINE__);	\
+} while (0)
+
+
+#define PA_TP_EXPECT_STR(fmt, raw, raw_size, name, want) do {		\
+	const struct pa_tp_field *tp__f = pa_tp_need(fmt, name, raw_size);	\
+	char tp__b[256];						\
+	const char *tp__s = pa_tp_get_str(raw, raw_size, tp__f, tp__b, sizeof(tp__b)); \
+	if (!pa_check_true(!strcmp(tp__s, want), "raw field " name " == " #want, \
+			   __FILE__, __LINE__))				\
+		pa_diag("raw field %s is \"%s\", expected \"%s\"", name, tp__s, want); \
+} while (0)
+
+
+/*
+ * A thread that is not the main thread (its tid differs from the pid), for
+ * the tid fields: pa_thread_start() runs prep(arg) in it, returns with its
+ * tid known and the thread waiting; pa_thread_run() lets it run fn(arg)
+ * and joins it. Open the event on t->tid in between.
+ */
+struct pa_thread {
+	pthread_t th;
+	pid_t tid;
+	int ready[2], go[2];
+	void (*prep)(void *);
+	void (*fn)(void *);
+	void *arg;
+};
+
+void pa_thread_start(struct pa_thread *t, void (*prep)(void *),
+		     void (*fn)(void *), void *arg);
+void pa_thread_run(struct pa_thread *t);
 
 #endif /* PERFABI_H */

@@ -9,7 +9,7 @@ struct comm_rec {
 };
 
 PERFABI_CASE(
-	.assertion = "attr.comm_exec: the exec() of a task (its only comm change) produces exactly one COMM record, with PERF_RECORD_MISC_COMM_EXEC set in misc, pid and tid the task's, and the new program's name (24 bytes for \"true\")",
+	.assertion = "attr.comm_exec: the exec() of a task (its only comm change) produces exactly one COMM record, with misc exactly PERF_RECORD_MISC_COMM_EXEC, pid and tid the task's, and the new program's name NUL-padded (24 bytes for \"true\")",
 	.ref = "perf_event_open(2), comm_exec (3.16): \"flag comm events that are due to an exec\" with PERF_RECORD_MISC_COMM_EXEC",
 	.covers = "attr.comm_exec record.COMM",
 	.min_kernel = "3.16",
@@ -51,10 +51,10 @@ PERFABI_CASE(
 		if (cr->pid != (uint32_t)child)
 			continue;
 		if (n++ == 0) {
-			EXPECT_TRUE(h->misc & PERF_RECORD_MISC_COMM_EXEC);
+			EXPECT_EQ(h->misc, PERF_RECORD_MISC_COMM_EXEC);	/* and nothing else */
 			EXPECT_EQ(cr->tid, (uint32_t)child);
 			EXPECT_EQ(h->size, sizeof(struct perf_event_header) + 8 + 8);
-			EXPECT_TRUE(strcmp(cr->comm, "true") == 0);
+			EXPECT_TRUE(memcmp(cr->comm, "true\0\0\0\0", 8) == 0);
 		}
 	}
 	EXPECT_EQ(n, 1);

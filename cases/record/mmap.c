@@ -2,9 +2,18 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 
+/*
+ * A thread that is not the main thread maps one page of this program's
+ * file at offset one page, PROT_READ|PROT_EXEC, with MAP_FIXED in the
+ * middle of a PROT_NONE reservation (nothing to merge with), so the
+ * record's addr and len are exactly the call's; the event is attached to
+ * that thread, so pid (the process) and tid (the thread) differ.
+ */
 struct mmap_rec {
 	struct perf_event_header h;
 	uint32_t pid, tid;
@@ -12,44 +21,79 @@ struct mmap_rec {
 	char filename[];
 };
 
+static int go[2], done[2], efd;
+static pid_t thread_tid;
+static char *res, *map;
+static size_t psz;
+
+static void *thread_fn(void *unused)
+{
+	char c;
+
+	(void)unused;
+	__atomic_store_n(&thread_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	if (read(go[0], &c, 1) != 1)
+		return NULL;
+	map = mmap(res + psz, psz, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED,
+		   efd, (off_t)psz);
+	if (write(done[1], "d", 1) != 1)
+		return NULL;
+	return NULL;
+}
+
 PERFABI_CASE(
-	.assertion = "attr.mmap: an executable mmap() of a file by the monitored task produces PERF_RECORD_MMAP {pid, tid, addr, len, pgoff (bytes), filename}",
+	.assertion = "attr.mmap: an executable mmap() of a file by the monitored thread (not the main thread) produces one PERF_RECORD_MMAP {pid, tid, addr, len, pgoff (bytes), filename} with pid the process, tid the thread, the mapping's address, length and file offset, and the file's path NUL-padded to 8 bytes, from user space",
 	.ref = "perf_event_open(2), mmap: \"enables generation of PERF_RECORD_MMAP samples for every mmap() call that has PROT_EXEC set\"; PERF_RECORD_MMAP layout",
 	.covers = "record.MMAP attr.mmap sw.DUMMY",
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	long psz = sysconf(_SC_PAGESIZE);
+	struct timespec ms = { 0, 1000000 };
 	const struct perf_event_header *h;
-	const struct mmap_rec *m = NULL;
-	char exe[PATH_MAX];
+	const struct mmap_rec *m;
+	char exe[PATH_MAX], c;
 	struct pa_ring r;
+	pthread_t th;
+	size_t fl;
 	ssize_t n;
-	void *p;
-	int fd, efd;
+	int fd, nrec = 0;
 
+	psz = (size_t)sysconf(_SC_PAGESIZE);
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	ASSERT_GT(n, 0);
 	exe[n] = 0;
+	fl = ((size_t)n + 1 + 7) & ~(size_t)7;
 	efd = ASSERT_OK(open(exe, O_RDONLY));
+	res = mmap(NULL, 3 * psz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(res != MAP_FAILED);
+	ASSERT_OK(pipe(go));
+	ASSERT_OK(pipe(done));
+	ASSERT_EQ(pthread_create(&th, NULL, thread_fn, NULL), 0);
+	while (!__atomic_load_n(&thread_tid, __ATOMIC_ACQUIRE))
+		nanosleep(&ms, NULL);
+	ASSERT_NE(thread_tid, getpid());
 	attr.disabled = 0;
 	attr.mmap = 1;
-	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
+	fd = ASSERT_OPEN(&attr, thread_tid, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);
-	p = mmap(NULL, (size_t)psz, PROT_READ | PROT_EXEC, MAP_PRIVATE, efd, psz);
-	ASSERT_TRUE(p != MAP_FAILED);
+	ASSERT_EQ(write(go[1], "g", 1), 1);
+	ASSERT_EQ(read(done[0], &c, 1), 1);
+	ASSERT_EQ(pthread_join(th, NULL), 0);
+	ASSERT_TRUE(map == res + psz);
 	while ((h = pa_ring_find(&r, PERF_RECORD_MMAP))) {
 		m = (const struct mmap_rec *)h;
-		if (m->addr == (uint64_t)(uintptr_t)p)
-			break;
+		nrec++;
+		EXPECT_EQ(h->misc, PERF_RECORD_MISC_USER);
+		ASSERT_EQ((size_t)h->size, sizeof(*m) + fl);
+		EXPECT_EQ(m->pid, (uint32_t)getpid());
+		EXPECT_EQ(m->tid, (uint32_t)thread_tid);
+		EXPECT_EQ(m->addr, (uint64_t)(uintptr_t)map);
+		EXPECT_EQ(m->len, (uint64_t)psz);
+		EXPECT_EQ(m->pgoff, (uint64_t)psz);
+		EXPECT_TRUE(strcmp(m->filename, exe) == 0);
+		for (size_t i = (size_t)n; i < fl; i++)
+			EXPECT_EQ(m->filename[i], 0);
 	}
-	ASSERT_TRUE(h != NULL);
-	EXPECT_EQ(m->pid, (uint32_t)getpid());
-	EXPECT_EQ(m->tid, (uint32_t)syscall(SYS_gettid));
-	EXPECT_EQ(m->len, (uint64_t)psz);
-	EXPECT_EQ(m->pgoff, (uint64_t)psz);
-	EXPECT_EQ(h->misc & PERF_RECORD_MISC_CPUMODE_MASK, PERF_RECORD_MISC_USER);
-	EXPECT_TRUE(strnlen(m->filename, h->size - sizeof(*m)) < h->size - sizeof(*m));
-	EXPECT_TRUE(strcmp(m->filename, exe) == 0);
-	EXPECT_EQ(h->size % 8, 0u);
+	EXPECT_EQ(nrec, 1);
+	close(fd);
 }

@@ -11,8 +11,8 @@ struct ns_rec {
 };
 
 PERFABI_CASE(
-	.assertion = "attr.namespaces: a fork by the monitored task produces PERF_RECORD_NAMESPACES {pid, tid, nr_namespaces, {dev, inode}[nr]} for the new task, whose entry at each index (net 0, uts 1, ipc 2, pid 3, user 4, mnt 5, cgroup 6) is the device and inode of /proc/self/ns/<name> (the child shares them); opening it needs CAP_PERFMON or CAP_SYS_ADMIN (EACCES otherwise)",
-	.ref = "perf_event_open(2), namespaces (4.11): \"enables the generation of PERF_RECORD_NAMESPACES records when a task enters a new namespace\"; include/uapi/linux/perf_event.h NET_NS_INDEX = 0; kernel/events/core.c perf_event_namespaces() on fork",
+	.assertion = "attr.namespaces: a fork by the monitored task produces PERF_RECORD_NAMESPACES {pid, tid, nr_namespaces, {dev, inode}[nr]} for the new task, whose entry at each index (net 0, uts 1, ipc 2, pid 3, user 4, mnt 5, cgroup 6) is the device and inode of /proc/self/ns/<name> (the child shares them), nr_namespaces exactly 7 and {0, 0} for a type the kernel is built without; opening it needs CAP_PERFMON or CAP_SYS_ADMIN (EACCES otherwise)",
+	.ref = "perf_event_open(2), namespaces (4.11): \"enables the generation of PERF_RECORD_NAMESPACES records when a task enters a new namespace\"; include/uapi/linux/perf_event.h NET_NS_INDEX = 0; kernel/events/core.c perf_event_namespaces() on fork, perf_fill_ns_link_info()",
 	.covers = "attr.namespaces record.NAMESPACES",
 	.min_kernel = "4.11",
 	.privileged = true,
@@ -42,7 +42,8 @@ PERFABI_CASE(
 		snprintf(path, sizeof(path), "/proc/self/ns/%s", names[i]);
 		have[i] = !stat(path, &st[i]);
 		if (!have[i])
-			pa_diag("%s: %s, its entry is not checked", path, pa_errno_name(errno));
+			pa_diag("%s: %s: no %s namespaces here, the entry must be {0, 0}",
+				path, pa_errno_name(errno), names[i]);
 	}
 	ASSERT_TRUE(have[5]);		/* mount namespaces are always built */
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
@@ -59,11 +60,18 @@ PERFABI_CASE(
 	}
 	ASSERT_TRUE(h != NULL);
 	EXPECT_EQ(n->tid, (uint32_t)child);
-	ASSERT_GE(n->nr_namespaces, 7u);	/* net uts ipc pid user mnt cgroup */
-	EXPECT_EQ(h->size, sizeof(*n) + 16 * n->nr_namespaces);
+	EXPECT_EQ(h->misc, 0);
+	/* NR_NAMESPACES: net uts ipc pid user mnt cgroup */
+	ASSERT_EQ(n->nr_namespaces, 7u);
+	EXPECT_EQ(h->size, sizeof(*n) + 16 * 7);
 	for (int i = 0; i < 7; i++) {
-		if (!have[i])
+		/* perf_fill_ns_link_info() fills only the configured types
+		 * of a zeroed record */
+		if (!have[i]) {
+			EXPECT_EQ(n->ns[i].dev, 0u);
+			EXPECT_EQ(n->ns[i].inode, 0u);
 			continue;
+		}
 		EXPECT_EQ(n->ns[i].inode, (uint64_t)st[i].st_ino);
 		EXPECT_EQ(n->ns[i].dev, (uint64_t)st[i].st_dev);
 	}

@@ -17,7 +17,7 @@ static uint64_t mono_ns(void)
 }
 
 PERFABI_CASE(
-	.assertion = "an event that overflows more often than perf_event_max_sample_rate allows per tick is throttled and then unthrottled on a later tick: PERF_RECORD_THROTTLE then PERF_RECORD_UNTHROTTLE {time, id, stream_id}, alternating, with id and stream_id the event's id and time read from the event's clock (attr.clockid) between the enable and the read",
+	.assertion = "an event that overflows more often than perf_event_max_sample_rate allows per tick is throttled and then unthrottled on a later tick: PERF_RECORD_THROTTLE then PERF_RECORD_UNTHROTTLE {time, id, stream_id}, alternating, each UNTHROTTLE strictly later than its THROTTLE, with id and stream_id the event's id and time read from the event's clock (attr.clockid) between the enable and the read",
 	.ref = "perf_event_open(2), PERF_RECORD_THROTTLE/PERF_RECORD_UNTHROTTLE: \"This record indicates a throttle event ... unthrottle event\" {time, id, stream_id}; kernel/events/core.c perf_log_throttle() (time = perf_event_clock()), __perf_event_account_interrupt() (max_samples_per_tick = DIV_ROUND_UP(max_sample_rate, HZ)), perf_adjust_freq_unthr_context()",
 	.covers = "record.THROTTLE record.UNTHROTTLE sysctl.perf_event_max_sample_rate attr.use_clockid",
 	.min_kernel = "4.1",	/* use_clockid */
@@ -31,8 +31,13 @@ PERFABI_CASE(
 	struct pa_ring r;
 	uint64_t id = 0, t_open, t_end, now, last = 0;
 	uint32_t want = PERF_RECORD_THROTTLE;
+	char rate[32], pct[32];
 	int fd, thr = 0, unthr = 0;
 
+	/* the change is system-wide: put both back as soon as the pair came */
+	if (pa_sysctl_read("kernel/perf_event_max_sample_rate", rate, sizeof(rate)) ||
+	    pa_sysctl_read("kernel/perf_cpu_time_max_percent", pct, sizeof(pct)))
+		pa_skip("cannot read the perf sample-rate sysctls");
 	if (pa_sysctl_write("kernel/perf_cpu_time_max_percent", "25"))
 		pa_skip("cannot set kernel.perf_cpu_time_max_percent");
 	/* one sample per tick at most (any HZ) */
@@ -68,7 +73,12 @@ PERFABI_CASE(
 			ASSERT_EQ(h->type, want);
 			EXPECT_GE(t->time, t_open);
 			EXPECT_LE(t->time, now);
-			EXPECT_GE(t->time, last);
+			/* the UNTHROTTLE comes from a later tick than its
+			 * THROTTLE: strictly later on the event's clock */
+			if (h->type == PERF_RECORD_UNTHROTTLE)
+				EXPECT_GT(t->time, last);
+			else
+				EXPECT_GE(t->time, last);
 			last = t->time;
 			if (h->type == PERF_RECORD_THROTTLE) {
 				thr++;
@@ -79,6 +89,10 @@ PERFABI_CASE(
 			}
 		}
 	}
+	pa_ring_unmap(&r);
+	close(fd);
+	pa_sysctl_write("kernel/perf_event_max_sample_rate", rate);
+	pa_sysctl_write("kernel/perf_cpu_time_max_percent", pct);
 	pa_diag("%d THROTTLE, %d UNTHROTTLE", thr, unthr);
 	EXPECT_GE(thr, 1);
 	EXPECT_GE(unthr, 1);

@@ -1,0 +1,115 @@
+#include "perfabi.h"
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+
+#define OLD_NAME	"pa-old-main"
+#define NEW_NAME	"pa-new-main"
+#define OOM_ADJ		345	/* raising it needs no privilege */
+
+struct rename_res {
+	char path[64];
+	ssize_t n;
+	int err;
+};
+
+/* Rename the main thread through /proc: the tracepoint fires in this
+ * thread (common_pid) for another task (pid). */
+static void do_rename(void *arg)
+{
+	struct rename_res *r = arg;
+	int fd = open(r->path, O_WRONLY | O_CLOEXEC);
+
+	r->n = -1;
+	r->err = errno;
+	if (fd < 0)
+		return;
+	r->n = write(fd, NEW_NAME, strlen(NEW_NAME));
+	r->err = errno;
+	close(fd);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/*
+ * A second thread writes /proc/self/task/<main>/comm: task:task_rename
+ * fires in the writer with the renamed task as its subject, so every field
+ * has a value of its own: common_pid the writer's tid, pid the main
+ * thread's, the old and new names, and the process's oom_score_adj.
+ */
+PERFABI_CASE(
+	.assertion = "the PERF_SAMPLE_RAW entry of task:task_rename, read at the offsets of its tracefs format file, holds common_type = the tracepoint id, common_pid = the thread that renamed, pid = the renamed thread, oldcomm and newcomm = its names before and after, oom_score_adj = the process's oom_score_adj",
+	.ref = "include/trace/events/task.h TRACE_EVENT(task_rename); fs/exec.c __set_task_comm(); fs/proc/base.c comm_write(); perf_event_open(2) PERF_SAMPLE_RAW; tracefs events/task/task_rename/format",
+	.covers = "type.TRACEPOINT sample.RAW sample.TID",
+	.tracefs = true,
+) {
+	long id = pa_tp_id_or_skip("task", "task_rename");
+	struct perf_event_attr attr = pa_tp_attr((uint64_t)id);
+	/* counting the kernel, then RAW of a tracepoint without CAP_ANY */
+	int want = pa_expected_errno_or(PA_NEED_KERNEL,
+					pa_expected_errno(PA_NEED_RAW_TRACEPOINT));
+	const struct perf_event_header *h;
+	struct rename_res res;
+	struct pa_tp_format fmt;
+	struct pa_thread t;
+	struct pa_sample s;
+	struct pa_ring r;
+	char name[32], adj[16];
+	int fd, n = 0;
+
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
+	if (!pa_tp_format_or_skip("task", "task_rename", &fmt, want)) {
+		EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, want);
+		return;
+	}
+	EXPECT_EQ(fmt.id, id);
+	ASSERT_OK(prctl(PR_SET_NAME, OLD_NAME, 0, 0, 0));
+	snprintf(adj, sizeof(adj), "%d", OOM_ADJ);
+	if (write_file("/proc/self/oom_score_adj", adj))
+		pa_skip("cannot set /proc/self/oom_score_adj to %d: %s", OOM_ADJ, strerror(errno));
+	memset(&res, 0, sizeof(res));
+	snprintf(res.path, sizeof(res.path), "/proc/self/task/%d/comm", (int)getpid());
+	pa_thread_start(&t, NULL, do_rename, &res);
+	fd = EXPECT_OPEN_RESULT(&attr, t.tid, -1, -1, 0, want);
+	if (want) {
+		pa_thread_run(&t);
+		return;
+	}
+	ASSERT_GE(fd, 0);
+	pa_ring_map(&r, fd, 4);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pa_thread_run(&t);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	if (res.n != (ssize_t)strlen(NEW_NAME))
+		pa_fail("writing %s: %zd (%s)", res.path, res.n, strerror(res.err));
+	ASSERT_OK(prctl(PR_GET_NAME, name, 0, 0, 0));
+	EXPECT_EQ(strcmp(name, NEW_NAME), 0);
+
+	while ((h = pa_ring_find(&r, PERF_RECORD_SAMPLE))) {
+		n++;
+		if (!pa_sample_parse(&attr, h, &s))
+			pa_abort();
+		EXPECT_EQ(s.pid, (uint32_t)getpid());
+		EXPECT_EQ(s.tid, (uint32_t)t.tid);
+		pa_tp_expect_common(&fmt, s.raw, s.var.raw_size, id, t.tid);
+		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "pid", getpid());
+		PA_TP_EXPECT_STR(&fmt, s.raw, s.var.raw_size, "oldcomm", OLD_NAME);
+		PA_TP_EXPECT_STR(&fmt, s.raw, s.var.raw_size, "newcomm", NEW_NAME);
+		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "oom_score_adj", OOM_ADJ);
+	}
+	EXPECT_EQ(n, 1);
+	pa_ring_unmap(&r);
+	close(fd);
+}
