@@ -66,6 +66,9 @@ struct pa_known_bug {
 	const char *to;
 	const char *why;
 	const char *fix;	/* commit that fixed it */
+	/* stable releases that took the fix before `to`, space separated
+	 * ("6.18.2 6.17.13"): a kernel of that branch at or past it is fixed */
+	const char *fixed_in;
 };
 
 struct pa_case {
@@ -642,6 +645,19 @@ void pa_expect_getppid_count(struct perf_event_attr *attr, int want, int n);
 /* File offset of function `name` in ELF64 `path` (for uprobe config2). */
 long pa_elf_sym_offset(const char *path, const char *name);
 const char *pa_self_exe(void);
+/* pa_elf_sym_offset() of name in this executable (pa_self_exe()); SKIP
+ * where it cannot be found (harness/lib/uprobe_events.c). */
+long pa_self_sym_offset(const char *name);
+/* A uprobe trace event through tracefs uprobe_events (harness/lib/
+ * uprobe_events.c): "KIND:GROUP/NAME PATH:0xOFFSET", kind 'p' (entry) or
+ * 'r' (return), NAME = "u<pid>" written to name. Every probe of group (a
+ * killed run's too) is deleted first, and again when the case exits, on
+ * every path. SKIP where uprobe_events is absent or not writable; 0, or
+ * -1 with errno where the kernel refused the definition. */
+int pa_uprobe_event_add(const char *group, char kind, const char *path,
+			long offset, char *name, size_t len);
+/* Disable (in ftrace) and delete every uprobe event of group. */
+void pa_uprobe_events_remove(const char *group);
 /* The uprobe PMU needs CAP_SYS_ADMIN (else CAP_PERFMON was enough):
  * ba677dbe77af, 6.16 and stable 6.15.7, 6.12.39, 6.6.99, 6.1.146. */
 bool pa_since_uprobe_sys_admin(void);
@@ -769,5 +785,164 @@ struct pa_thread {
 void pa_thread_start(struct pa_thread *t, void (*prep)(void *),
 		     void (*fn)(void *), void *arg);
 void pa_thread_run(struct pa_thread *t);
+
+/*
+ * A PERF_SAMPLE_TID|RAW sampler (period 1) of tracepoint sys:event on such
+ * a thread, its payload read at the offsets of the format file (harness/
+ * lib/tpcase.c):
+ * - pa_tp_raw_setup(): tr->id (SKIP without the event), tr->attr, tr->fmt
+ *   (pa_tp_format_or_skip()); false where the open must fail with want
+ *   and the format is unreadable: the refusal was checked, the case ends
+ *   (the case may add sample_type bits to tr->attr before the run);
+ * - pa_tp_raw_run(): pa_thread_start(prep, fn, arg), the open on its tid
+ *   expecting want; opened, a ring is mapped and the event enabled while
+ *   the thread runs fn, and it returns true; else the thread runs, false;
+ * - pa_tp_raw_next(): the next sample, parsed into tr->s, with pid =
+ *   getpid(), tid = the thread and common_type/common_pid checked; false
+ *   when there is none left;
+ * - pa_tp_raw_end(): exactly n samples were read; unmap, close.
+ */
+struct pa_tp_raw {
+	long id;
+	int want;
+	struct perf_event_attr attr;
+	struct pa_tp_format fmt;
+	struct pa_thread t;
+	int fd, n;
+	struct pa_ring r;
+	struct pa_sample s;
+};
+
+bool pa_tp_raw_setup(struct pa_tp_raw *tr, const char *sys, const char *event, int want);
+bool pa_tp_raw_run(struct pa_tp_raw *tr, void (*prep)(void *), void (*fn)(void *),
+		   void *arg);
+bool pa_tp_raw_next(struct pa_tp_raw *tr);
+void pa_tp_raw_end(struct pa_tp_raw *tr, int n);
+/* ftrace:function's id, or SKIP: it exists only with
+ * CONFIG_FUNCTION_TRACER (a SKIP that says so where the event list could
+ * be read, else pa_tp_id_or_skip()'s). */
+long pa_ftrace_function_id_or_skip(void);
+/* Control: attr with config = sys:event's id opens on this task (as
+ * pa_expected_errno(PA_NEED_SELF) allows); SKIP without that event. */
+void pa_tp_expect_opens_on(const struct perf_event_attr *attr, const char *sys,
+			   const char *event);
+
+/*
+ * An event opened by such a thread on itself (pid 0, cpu -1), harness/lib/
+ * dense.c: pa_thread_event_start() starts the thread, which opens attr
+ * (keep it disabled), reads its PERF_EVENT_IOC_ID into te->id, maps and
+ * prefaults a `pages`-page ring (te->r), then runs prep(arg) (may be
+ * NULL); it returns with the thread waiting (tid in te->th.tid). Then
+ * pa_thread_event_run() has the thread ENABLE the event, run fn(arg) and
+ * DISABLE it, and joins it. A failure of any step there fails the case
+ * (te->th.tid != getpid() is checked by pa_thread_start()).
+ */
+struct pa_thread_event {
+	struct pa_thread th;
+	struct perf_event_attr *attr;
+	int pages;
+	void (*prep)(void *);
+	void (*fn)(void *);
+	void *arg;
+	int fd;
+	uint64_t id;
+	struct pa_ring r;
+	int err;		/* errno of the step that failed */
+	const char *failed;	/* which step, or NULL */
+};
+
+void pa_thread_event_start(struct pa_thread_event *te, struct perf_event_attr *attr,
+			   int pages, void (*prep)(void *), void (*fn)(void *),
+			   void *arg);
+void pa_thread_event_run(struct pa_thread_event *te);
+/* The event's count (read_format 0, or ID: then its id must be te->id);
+ * the ring unmapped and the fd closed. */
+uint64_t pa_thread_event_end(struct pa_thread_event *te);
+/* data_src of a sample whose PMU set none: PERF_MEM_NA, i.e.
+ * PERF_MEM_S(OP|LVL|SNOOP|LOCK|TLB, NA), with or without LVLNUM NA
+ * (0xf << 33), which joined PERF_MEM_NA after 6.1 and is there by 6.12. */
+bool pa_data_src_is_na(uint64_t data_src);
+/* One byte store of 1 to p: the address of the storing instruction (x86-64,
+ * arm64), where a page fault there leaves the sample's ip; 0 elsewhere. */
+uint64_t pa_store_byte(volatile char *p);
+/* For an inherited event sampled in a thread started later: keep an open
+ * non-inherited event (so this task's context is never a clone of the
+ * thread's, and the two are never swapped: the thread's records come from
+ * its own instance) and pin this thread to the CPU it is on, which new
+ * threads inherit (an inherited event maps a ring only bound to a CPU).
+ * Returns that CPU. */
+int pa_pin_unswapped(void);
+/* getppid() through a syscall instruction of its own: its return value;
+ * *ret_ip gets the address the syscall returns to, the user ip of a
+ * syscalls:sys_enter_getppid sample (x86-64; 0 where it is not known). */
+long pa_getppid_at(uint64_t *ret_ip);
+
+/* ---- a known user frame (harness/lib/frame.c) ----------------------------
+ * pa_frame_call(out, stub, arg) builds a frame-pointer frame, pushes
+ * PA_FRAME_PUSH0..3 (PUSH0 first, so highest), loads rax rcx rdx rsi r8 r9
+ * r10 with PA_FRAME_AX..PA_FRAME_R10, rdi with arg and rbx with out, and
+ * calls stub; where stub's code (or a probe on it) is sampled:
+ *	ip = stub's instruction, sp = out->sp, bp = out->bp, rbx = out,
+ *	[sp] = out->ret, then PUSH3 PUSH2 PUSH1 PUSH0,
+ *	user callchain {ip, out->caller} (the stub has no frame of its own:
+ *	the walk from rbp gives the return address at rbp + 8).
+ * After the call, out->rax is what the stub left in rax and out->stack
+ * the PA_FRAME_STACK bytes at out->sp (compare a STACK_USER dump with
+ * it); the frame has that much room above sp whatever the caller's depth.
+ * x86-64 only: elsewhere pa_frame_unsupported() gives the SKIP reason
+ * (NULL on x86-64) and pa_frame_call() does nothing.
+ */
+#define PA_FRAME_STACK	1024
+#define PA_FRAME_AX	0x0a0a0a0a11111111ULL
+#define PA_FRAME_CX	0x0c0c0c0c33333333ULL
+#define PA_FRAME_DX	0x0d0d0d0d44444444ULL
+#define PA_FRAME_SI	0x050505055555555aULL
+#define PA_FRAME_R8	0x0808080888888888ULL
+#define PA_FRAME_R9	0x0909090999999999ULL
+#define PA_FRAME_R10	0x101010100a0a0a0aULL
+#define PA_FRAME_DI	0x060606066666666dULL	/* an arg no other register has */
+#define PA_FRAME_PUSH0	0x7070707001010101ULL
+#define PA_FRAME_PUSH1	0x7171717102020202ULL
+#define PA_FRAME_PUSH2	0x7272727203030303ULL
+#define PA_FRAME_PUSH3	0x7373737304040404ULL
+
+struct pa_frame {
+	uint64_t sp;		/* rsp in the stub */
+	uint64_t ret;		/* the return address the call pushed */
+	uint64_t caller;	/* the frame's own return address, at rbp + 8 */
+	uint64_t bp;		/* rbp in the stub */
+	uint64_t rax;		/* rax when the stub returned */
+	unsigned char stack[PA_FRAME_STACK];	/* [sp, sp + PA_FRAME_STACK) after it */
+};
+
+const char *pa_frame_unsupported(void);
+void pa_frame_call(struct pa_frame *out, const void *stub, uint64_t arg);
+/* Stubs for pa_frame_call():
+ * - pa_frame_store_stub(): a fresh one-page mapping (read+exec, no THP)
+ *   holding "movb $1, 8(%rdi); ret": a store to arg + 8 (a write fault
+ *   on a page not yet written); NULL with errno on failure;
+ * - pa_frame_probe_target: an in-binary function ("xorl %eax, %eax; ret")
+ *   to put a uprobe on (pa_self_sym_offset("pa_frame_probe_target"));
+ * - pa_frame_getppid_stub: "getppid(); ret" through the syscall
+ *   instruction (it clobbers rax rcx r11); pa_frame_getppid_ip() is the
+ *   address after that instruction (the syscall's user ip). */
+void *pa_frame_store_stub(void);
+void pa_frame_probe_target(void);
+void pa_frame_getppid_stub(void);
+const void *pa_frame_getppid_ip(void);
+/* Checks of a sample taken in the stub (ip: the sampled instruction, arg:
+ * what pa_frame_call() put in rdi):
+ * - regs (REGS_USER or REGS_INTR, `what` names it) against the frame, one
+ *   register per bit of mask in bit order; asking a register without a
+ *   known value (anything but ax bx cx dx si di bp sp ip r8 r9 r10) fails,
+ *   and the mask must leave out those the stub changed before the sample;
+ * - the user callchain {PERF_CONTEXT_USER, ip, f->caller};
+ * - a STACK_USER dump of size bytes (40..PA_FRAME_STACK): f->ret, PUSH3,
+ *   PUSH2, PUSH1, PUSH0, and every byte equal to f->stack. */
+void pa_frame_expect_regs(const struct pa_frame *f, uint64_t arg, uint64_t ip,
+			  uint64_t mask, const uint64_t *regs, const char *what);
+void pa_frame_expect_callchain(const struct pa_frame *f, uint64_t ip,
+			       const uint64_t *cc, uint64_t nr);
+void pa_frame_expect_stack(const struct pa_frame *f, const void *stack, uint64_t size);
 
 #endif /* PERFABI_H */

@@ -26,8 +26,9 @@ PERFABI_CASE(
 	.covers = "attr.inherit_stat record.READ attr.inherit read_format.ID",
 	.xfail = {
 		.from = "5.13",
-		.to = "6.18.2",
-		.why = "the child context is marked TASK_TOMBSTONE before sync_child_event() runs, so no PERF_RECORD_READ is generated at exit (regressed by ef54c1a476ae \"perf: Rework perf_event_exit_event()\"); fixed in 6.19 and, by the stable backport, 6.18.2 [unconfirmed which other stable trees have it]",
+		.to = "6.19",
+		.fixed_in = "6.18.2 6.17.13",
+		.why = "the child context is marked TASK_TOMBSTONE before sync_child_event() runs, so no PERF_RECORD_READ is generated at exit (regressed by ef54c1a476ae \"perf: Rework perf_event_exit_event()\", 5.13); fixed in 6.19 (c418d8b4d7a4) and by the stable backports da07fa873059 (6.18.2) and e70bd000760a (6.17.13); no backport to 6.12.y, 6.6.y, 6.1.y or 5.15.y was found (the fix touches __pmu_detach_event(), which only 6.17+ has)",
 		.fix = "c418d8b4d7a4",
 	},
 	.probe = pa_probe_self_perf,

@@ -1,8 +1,5 @@
 #include "perfabi.h"
 
-#include <fcntl.h>
-#include <sys/ioctl.h>
-
 #define GROUP "perfabi_uretraw"
 
 static volatile uint64_t ret_addr;
@@ -22,45 +19,6 @@ __attribute__((noinline)) static void call_once(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-static char event_name[32];
-
-static int put(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-/* Delete every probe of GROUP: ours, or one a killed run left. */
-static void remove_probes(void)
-{
-	const char *t = pa_tracefs();
-	char path[512], line[1024], name[256], cmd[300];
-	FILE *f;
-
-	if (!t)
-		return;
-	snprintf(path, sizeof(path), "%s/uprobe_events", t);
-	for (int round = 0; round < 64; round++) {
-		bool found = false;
-
-		f = fopen(path, "re");
-		if (!f)
-			return;
-		while (!found && fgets(line, sizeof(line), f))
-			found = sscanf(line, "%*[pr]:" GROUP "/%255s", name) == 1;
-		fclose(f);
-		snprintf(cmd, sizeof(cmd), "-:" GROUP "/%s\n", name);
-		if (!found || put(path, cmd))
-			return;
-	}
-}
-
 static void calls(void *arg)
 {
 	for (int i = 0; i < *(int *)arg; i++)
@@ -75,37 +33,24 @@ PERFABI_CASE(
 	.root = true,
 	.min_kernel = "3.10",
 ) {
-	const char *t = pa_tracefs();
 	const char *exe = pa_self_exe();
-	long off = exe ? pa_elf_sym_offset(exe, "pa_uretraw_target_fn") : -1;
+	long off = pa_self_sym_offset("pa_uretraw_target_fn");
 	uint64_t fn_addr = (uint64_t)(uintptr_t)pa_uretraw_target_fn;
-	const struct perf_event_header *h;
-	struct perf_event_attr attr;
 	const struct pa_tp_field *ip;
-	char path[512], cmd[4200];
-	struct pa_tp_format fmt;
-	struct pa_thread th;
-	struct pa_sample s;
-	struct pa_ring r;
-	int fd, n = 0, want_calls = 5;
+	int want_calls = 5;
+	struct pa_tp_raw tr;
+	char name[32];
 	uint64_t ret;
-	long id;
 
-	if (off < 0)
-		pa_skip("cannot find pa_uretraw_target_fn in %s", exe ? exe : "/proc/self/exe");
-	snprintf(path, sizeof(path), "%s/uprobe_events", t);
-	if (access(path, W_OK))
-		pa_skip("no writable %s (CONFIG_UPROBE_EVENTS)", path);
-	remove_probes();
-	atexit(remove_probes);
-	snprintf(event_name, sizeof(event_name), "u%d", (int)getpid());
-	snprintf(cmd, sizeof(cmd), "r:" GROUP "/%s %s:0x%lx\n", event_name, exe, off);
-	ASSERT_OK(put(path, cmd));
-	ASSERT_OK(pa_tp_format_load(GROUP, event_name, &fmt));
-	id = pa_tracepoint_id(GROUP, event_name);
-	EXPECT_EQ(fmt.id, id);
+	ASSERT_OK(pa_uprobe_event_add(GROUP, 'r', exe, off, name, sizeof(name)));
+	/* made, so it must be there (no SKIP below for a missing event) */
+	ASSERT_GE(pa_tracepoint_id(GROUP, name), 0);
+	/* root: the open is allowed */
+	if (!pa_tp_raw_setup(&tr, GROUP, name, 0))
+		return;
+	tr.attr.sample_type |= PERF_SAMPLE_IP;
 	for (int i = 0; i < 2; i++) {
-		ip = pa_tp_field(&fmt, i ? "__probe_ret_ip" : "__probe_func");
+		ip = pa_tp_field(&tr.fmt, i ? "__probe_ret_ip" : "__probe_func");
 		ASSERT_TRUE(ip != NULL);
 		EXPECT_EQ(ip->size, (int)sizeof(long));
 	}
@@ -114,27 +59,12 @@ PERFABI_CASE(
 	ret = ret_addr;
 	ASSERT_NE(ret, 0);
 
-	attr = pa_tp_attr((uint64_t)id);
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
-	pa_thread_start(&th, NULL, calls, &want_calls);
-	fd = ASSERT_OPEN(&attr, th.tid, -1, -1, 0);
-	pa_ring_map(&r, fd, 4);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	pa_thread_run(&th);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	while ((h = pa_ring_find(&r, PERF_RECORD_SAMPLE))) {
-		n++;
-		if (!pa_sample_parse(&attr, h, &s))
-			pa_abort();
-		EXPECT_EQ(s.ip, ret);
-		EXPECT_EQ(s.pid, (uint32_t)getpid());
-		EXPECT_EQ(s.tid, (uint32_t)th.tid);
-		pa_tp_expect_common(&fmt, s.raw, s.var.raw_size, id, th.tid);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "__probe_func", fn_addr);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "__probe_ret_ip", ret);
+	if (!pa_tp_raw_run(&tr, NULL, calls, &want_calls))
+		return;
+	while (pa_tp_raw_next(&tr)) {
+		EXPECT_EQ(tr.s.ip, ret);
+		PA_TP_EXPECT_INT(&tr.fmt, tr.s.raw, tr.s.var.raw_size, "__probe_func", fn_addr);
+		PA_TP_EXPECT_INT(&tr.fmt, tr.s.raw, tr.s.var.raw_size, "__probe_ret_ip", ret);
 	}
-	EXPECT_EQ(n, want_calls);
-	pa_ring_unmap(&r);
-	close(fd);
+	pa_tp_raw_end(&tr, want_calls);
 }

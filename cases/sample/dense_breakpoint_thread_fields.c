@@ -1,24 +1,12 @@
 #include "perfabi.h"
 
-#include <pthread.h>
 #include <sched.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <time.h>
 
 #define N_WRITES 8
 
 extern char __executable_start[], etext[];
 
 static volatile uint64_t target __attribute__((aligned(8)));
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* One 8-byte store of v to *p; returns the address of the instruction
  * right after it, where an x86 data breakpoint (a trap) leaves the IP; 0
@@ -39,42 +27,26 @@ __attribute__((noinline)) static uint64_t store_once(volatile uint64_t *p, uint6
 }
 
 static struct {
-	struct perf_event_attr *attr;
-	pid_t tid;
-	int fd, err, map_err;
-	uint64_t id;
-	struct pa_ring r;
 	uint64_t ip[N_WRITES], before[N_WRITES], after[N_WRITES];
 } w;
 
-/* The thread watches its own writes: pid 0 opened in it is this thread. */
-static void *worker(void *arg)
+/* In the thread, the event open but disabled. */
+static void prep(void *arg)
 {
 	(void)arg;
-	w.tid = (pid_t)syscall(SYS_gettid);
-	w.fd = pa_perf_open(w.attr, 0, -1, -1, 0);
-	if (w.fd < 0) {
-		w.err = errno;
-		return NULL;
-	}
-	if (ioctl(w.fd, PERF_EVENT_IOC_ID, &w.id) < 0)
-		w.err = errno;
-	w.map_err = pa_ring_try_map(&w.r, w.fd, 8);
-	if (w.map_err)
-		return NULL;
-	pa_ring_prefault(&w.r);
-	(void)mono_ns();
+	(void)pa_clock_ns(CLOCK_MONOTONIC);
 	store_once(&target, 0);		/* fault in the text: not watched yet */
-	if (ioctl(w.fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
-		w.err = errno;
+}
+
+/* The thread watches its own writes: pid 0 opened in it is this thread. */
+static void work(void *arg)
+{
+	(void)arg;
 	for (int i = 0; i < N_WRITES; i++) {
-		w.before[i] = mono_ns();
+		w.before[i] = pa_clock_ns(CLOCK_MONOTONIC);
 		w.ip[i] = store_once(&target, (uint64_t)i + 1);
-		w.after[i] = mono_ns();
+		w.after[i] = pa_clock_ns(CLOCK_MONOTONIC);
 	}
-	if (ioctl(w.fd, PERF_EVENT_IOC_DISABLE, 0) < 0)
-		w.err = errno;
-	return NULL;
 }
 
 /*
@@ -93,9 +65,8 @@ PERFABI_CASE(
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&target, HW_BREAKPOINT_LEN_8);
 	const struct perf_event_header *h;
 	struct pa_sample s;
-	uint64_t rv[2];
+	struct pa_thread_event te;
 	int cpu, n = 0;
-	pthread_t th;
 
 	cpu = sched_getcpu();
 	ASSERT_GE(cpu, 0);
@@ -108,19 +79,10 @@ PERFABI_CASE(
 	a.read_format = PERF_FORMAT_ID;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
-	w.attr = &a;
-	w.fd = -1;
-	ASSERT_EQ(pthread_create(&th, NULL, worker, NULL), 0);
-	ASSERT_EQ(pthread_join(th, NULL), 0);
-	if (w.fd < 0) {
-		pa_fail("perf_event_open in the thread: %s", pa_errno_name(w.err));
-		pa_abort();
-	}
-	ASSERT_EQ(w.map_err, 0);
-	ASSERT_EQ(w.err, 0);
-	ASSERT_NE(w.tid, getpid());
+	pa_thread_event_start(&te, &a, 8, prep, work, NULL);
+	pa_thread_event_run(&te);
 
-	while ((h = pa_ring_next(&w.r))) {
+	while ((h = pa_ring_next(&te.r))) {
 		if (h->type == PERF_RECORD_THROTTLE)
 			pa_skip("the samples were throttled (perf_event_max_sample_rate too low here)");
 		if (h->type != PERF_RECORD_SAMPLE)
@@ -131,7 +93,7 @@ PERFABI_CASE(
 			pa_abort();
 		if (n < N_WRITES) {
 			EXPECT_EQ(h->misc & PERF_RECORD_MISC_CPUMODE_MASK, PERF_RECORD_MISC_USER);
-			EXPECT_EQ(s.identifier, w.id);
+			EXPECT_EQ(s.identifier, te.id);
 			if (w.ip[n]) {
 				EXPECT_EQ(s.ip, w.ip[n]);
 			} else {
@@ -139,24 +101,20 @@ PERFABI_CASE(
 				EXPECT_LT(s.ip, (uint64_t)(uintptr_t)etext);
 			}
 			EXPECT_EQ(s.pid, (uint32_t)getpid());
-			EXPECT_EQ(s.tid, (uint32_t)w.tid);
+			EXPECT_EQ(s.tid, (uint32_t)te.th.tid);
 			EXPECT_GE(s.time, w.before[n]);
 			EXPECT_LE(s.time, w.after[n]);
 			EXPECT_EQ(s.addr, (uint64_t)(uintptr_t)&target);
-			EXPECT_EQ(s.id, w.id);
-			EXPECT_EQ(s.stream_id, w.id);
+			EXPECT_EQ(s.id, te.id);
+			EXPECT_EQ(s.stream_id, te.id);
 			EXPECT_EQ(s.cpu, (uint32_t)cpu);
 			EXPECT_EQ(s.res, 0u);
 			EXPECT_EQ(s.period, 1u);
 			EXPECT_EQ(s.read[0], (uint64_t)n + 1);
-			EXPECT_EQ(s.read[1], w.id);
+			EXPECT_EQ(s.read[1], te.id);
 		}
 		n++;
 	}
 	EXPECT_EQ(n, N_WRITES);
-	pa_read_u64(w.fd, rv, 2);
-	EXPECT_EQ(rv[0], N_WRITES);
-	EXPECT_EQ(rv[1], w.id);
-	pa_ring_unmap(&w.r);
-	close(w.fd);
+	EXPECT_EQ(pa_thread_event_end(&te), N_WRITES);
 }

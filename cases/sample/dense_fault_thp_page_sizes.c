@@ -7,14 +7,6 @@
 
 #define THP_OFF(psz)	(3 * (psz) + 0x1c8)	/* a byte well inside the huge page */
 
-#if defined(__x86_64__)
-/* movb $1, 8(%rdi); ret */
-static const unsigned char stub_code[] = { 0xc6, 0x47, 0x08, 0x01, 0xc3 };
-#define HAVE_STUB 1
-#else
-#define HAVE_STUB 0
-#endif
-
 static long read_long(const char *path)
 {
 	char buf[64] = "";
@@ -80,8 +72,8 @@ PERFABI_CASE(
 	pid_t child;
 	FILE *f;
 
-	if (!HAVE_STUB)
-		pa_skip("the store's machine code is written for x86-64 only");
+	if (pa_frame_unsupported())	/* the store stub's machine code */
+		pa_skip("%s", pa_frame_unsupported());
 	pmd = read_long("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size");
 	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
 	if (f) {
@@ -94,12 +86,8 @@ PERFABI_CASE(
 	if (strstr(enabled, "[never]"))
 		pa_skip("transparent huge pages are disabled here (enabled: [never])");
 
-	stub = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_TRUE(stub != MAP_FAILED);
-#if HAVE_STUB
-	memcpy(stub, stub_code, sizeof(stub_code));
-#endif
-	ASSERT_OK(mprotect(stub, (size_t)psz, PROT_READ | PROT_EXEC));
+	stub = pa_frame_store_stub();	/* movb $1, 8(%rdi); ret */
+	ASSERT_TRUE(stub != NULL);
 	raw = mmap(NULL, 2 * (size_t)pmd, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_TRUE(raw != MAP_FAILED);
 	q = (char *)(((uintptr_t)raw + (uintptr_t)pmd - 1) & ~((uintptr_t)pmd - 1));

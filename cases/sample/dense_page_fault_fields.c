@@ -8,32 +8,6 @@
 
 #define N_FAULTS 6
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* One byte store to p: returns the address of the storing instruction
- * (0 where this architecture's is not known here). */
-__attribute__((noinline)) static uint64_t store_at(volatile char *p)
-{
-	uint64_t at = 0;
-
-#if defined(__x86_64__)
-	__asm__ volatile("leaq 1f(%%rip), %0\n1:\tmovb $1, (%1)"
-			 : "=&r"(at) : "r"(p) : "memory");
-#elif defined(__aarch64__)
-	__asm__ volatile("adr %0, 1f\n1:\tstrb wzr, [%1]"
-			 : "=&r"(at) : "r"(p) : "memory");
-#else
-	*p = 1;
-#endif
-	return at;
-}
-
 /*
  * Every bit a page-fault sampler fills, at once: IDENTIFIER, IP, TID, TIME,
  * ADDR, ID, STREAM_ID, CPU, PERIOD and READ. Each field has a value the
@@ -78,20 +52,20 @@ PERFABI_CASE(
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &id));
 	pa_ring_map(&r, fd, 16);
 	pa_ring_prefault(&r);
-	/* warm up: the vDSO, store_at()'s text, the arrays */
+	/* warm up: the vDSO, pa_store_byte()'s text, the arrays */
 	memset(ip, 0, sizeof(ip));
 	memset(before, 0, sizeof(before));
 	memset(after, 0, sizeof(after));
-	before[0] = mono_ns();
-	store_at(p + (size_t)psz * N_FAULTS);
+	before[0] = pa_clock_ns(CLOCK_MONOTONIC);
+	pa_store_byte(p + (size_t)psz * N_FAULTS);
 
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	for (i = 0; i < N_FAULTS; i++) {
 		volatile char *at = p + (size_t)psz * i + 8 * i + 3;
 
-		before[i] = mono_ns();
-		ip[i] = store_at(at);
-		after[i] = mono_ns();
+		before[i] = pa_clock_ns(CLOCK_MONOTONIC);
+		ip[i] = pa_store_byte(at);
+		after[i] = pa_clock_ns(CLOCK_MONOTONIC);
 		want_addr[i] = (uint64_t)(uintptr_t)at;
 	}
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));

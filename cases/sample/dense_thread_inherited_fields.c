@@ -9,32 +9,6 @@
 
 #define N_FAULTS 6
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* One byte store to p: returns the address of the storing instruction
- * (0 where this architecture's is not known here). */
-__attribute__((noinline)) static uint64_t store_at(volatile char *p)
-{
-	uint64_t at = 0;
-
-#if defined(__x86_64__)
-	__asm__ volatile("leaq 1f(%%rip), %0\n1:\tmovb $1, (%1)"
-			 : "=&r"(at) : "r"(p) : "memory");
-#elif defined(__aarch64__)
-	__asm__ volatile("adr %0, 1f\n1:\tstrb wzr, [%1]"
-			 : "=&r"(at) : "r"(p) : "memory");
-#else
-	*p = 1;
-#endif
-	return at;
-}
-
 static struct {
 	char *p;
 	long psz;
@@ -49,9 +23,9 @@ static void *worker(void *arg)
 	for (int i = 0; i < N_FAULTS; i++) {
 		volatile char *at = w.p + (size_t)w.psz * i + 8 * i + 5;
 
-		w.before[i] = mono_ns();
-		w.ip[i] = store_at(at);
-		w.after[i] = mono_ns();
+		w.before[i] = pa_clock_ns(CLOCK_MONOTONIC);
+		w.ip[i] = pa_store_byte(at);
+		w.after[i] = pa_clock_ns(CLOCK_MONOTONIC);
 		w.addr[i] = (uint64_t)(uintptr_t)at;
 	}
 	return NULL;
@@ -72,7 +46,7 @@ PERFABI_CASE(
 	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
 	.probe = pa_probe_self_perf,
 ) {
-	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1), extra;
+	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
 	const struct perf_event_header *h;
 	uint64_t id = 0, stream = 0, last = 0;
 	bool with_read;
@@ -82,21 +56,12 @@ PERFABI_CASE(
 	size_t want_size;
 	pthread_t th;
 
-	/* A non-inherited event of ours keeps the thread's context from
-	 * being a clone of ours, so the two are never swapped at a context
-	 * switch: the thread samples with its own instance. */
-	extra = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	ASSERT_OPEN(&extra, 0, -1, -1, 0);
-	/* An inherited event can only be mmapped when bound to a CPU; the
-	 * thread inherits the affinity. */
-	cpu = sched_getcpu();
-	ASSERT_GE(cpu, 0);
-	ASSERT_OK(pa_pin_cpu(cpu));
+	cpu = pa_pin_unswapped();	/* the thread samples with its own instance */
 	w.psz = sysconf(_SC_PAGESIZE);
 	w.p = mmap(NULL, (size_t)w.psz * N_FAULTS, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_TRUE(w.p != MAP_FAILED);
-	(void)mono_ns();
+	(void)pa_clock_ns(CLOCK_MONOTONIC);
 
 	with_read = pa_since("6.12", "PERF_SAMPLE_READ on an inherited event (with PERF_SAMPLE_TID): the sampling thread's own count");
 	attr.disabled = 1;

@@ -7,34 +7,6 @@
 
 extern char __executable_start[], etext[];
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* getppid(); *ret_ip gets the address the syscall returns to (0 where this
- * architecture's is not known here). */
-__attribute__((noinline)) static long getppid_at(uint64_t *ret_ip)
-{
-#if defined(__x86_64__)
-	long ret;
-	uint64_t at;
-
-	__asm__ volatile("leaq 1f(%%rip), %1\n\tsyscall\n1:"
-			 : "=a"(ret), "=&r"(at)
-			 : "0"((long)SYS_getppid)
-			 : "rcx", "r11", "memory");
-	*ret_ip = at;
-	return ret;
-#else
-	*ret_ip = 0;
-	return syscall(SYS_getppid);
-#endif
-}
-
 /* Offset of field `name` in the tracepoint's format file; the documented
  * default where tracefs cannot be read here. */
 static int field_offset(const char *fmt, const char *name, int dflt)
@@ -121,11 +93,11 @@ PERFABI_CASE(
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &id));
 	pa_ring_map(&r, fd, 8);
 	pa_ring_prefault(&r);
-	(void)mono_ns();
+	(void)pa_clock_ns(CLOCK_MONOTONIC);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	before = mono_ns();
-	ppid = getppid_at(&ret_ip);
-	after = mono_ns();
+	before = pa_clock_ns(CLOCK_MONOTONIC);
+	ppid = pa_getppid_at(&ret_ip);
+	after = pa_clock_ns(CLOCK_MONOTONIC);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	EXPECT_EQ(ppid, (long)getppid());
 

@@ -9,14 +9,6 @@
 
 #define NAME "pa-sid-thread"	/* 13 bytes + NUL: comm[] padded to 16 */
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static struct {
 	pid_t tid;
 	uint64_t before, after;
@@ -27,9 +19,9 @@ static void *worker(void *arg)
 {
 	(void)arg;
 	w.tid = (pid_t)syscall(SYS_gettid);
-	w.before = mono_ns();
+	w.before = pa_clock_ns(CLOCK_MONOTONIC);
 	w.ret = prctl(PR_SET_NAME, NAME, 0, 0, 0);
-	w.after = mono_ns();
+	w.after = pa_clock_ns(CLOCK_MONOTONIC);
 	return NULL;
 }
 
@@ -47,7 +39,7 @@ PERFABI_CASE(
 	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
 	.probe = pa_probe_self_perf,
 ) {
-	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY), extra;
+	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	const struct perf_event_header *h;
 	const uint32_t *body;
 	const uint64_t *t;
@@ -57,14 +49,8 @@ PERFABI_CASE(
 	int fd, cpu, seen = 0;
 	pthread_t th;
 
-	/* Keep the thread's context from being a clone of ours (never
-	 * swapped): its records come from its own inherited instance. */
-	extra = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	ASSERT_OPEN(&extra, 0, -1, -1, 0);
-	cpu = sched_getcpu();
-	ASSERT_GE(cpu, 0);
-	ASSERT_OK(pa_pin_cpu(cpu));
-	(void)mono_ns();
+	cpu = pa_pin_unswapped();	/* the thread samples with its own instance */
+	(void)pa_clock_ns(CLOCK_MONOTONIC);
 
 	attr.comm = 1;
 	attr.inherit = 1;

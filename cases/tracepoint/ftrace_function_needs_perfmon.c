@@ -1,19 +1,5 @@
 #include "perfabi.h"
 
-/* ftrace:function's id, or SKIP: it exists only with CONFIG_FUNCTION_TRACER. */
-static long function_id_or_skip(void)
-{
-	const char *list = getenv("PERFABI_TRACEPOINT_IDS");
-	long id = pa_tracepoint_id("ftrace", "function");
-
-	if (id >= 0)
-		return id;
-	/* the event list was readable (tracefs, or the runner's list) */
-	if ((geteuid() == 0 && pa_tracefs()) || (list && !access(list, R_OK)))
-		pa_skip("no ftrace:function event (CONFIG_FUNCTION_TRACER is off)");
-	return pa_tp_id_or_skip("ftrace", "function");
-}
-
 /*
  * ftrace:function is the function tracer seen as a tracepoint. Before any
  * other rule, perf_trace_event_perm() asks perf_allow_tracepoint() for it:
@@ -33,22 +19,16 @@ PERFABI_CASE(
 	.privileged = true,
 	.probe = pa_probe_priv,
 ) {
-	struct perf_event_attr attr = pa_tp_attr(function_id_or_skip());
-	struct perf_event_attr other;
+	struct perf_event_attr attr = pa_tp_attr(pa_ftrace_function_id_or_skip());
 	/* perf_allow_tracepoint() is the rule of RAW tracepoint samples */
 	int perm = pa_expected_errno(PA_NEED_RAW_TRACEPOINT);
-	int fd;
 
 	pa_diag("%s", pa_context_string());
 	attr.exclude_kernel = 1;
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP;
-	other = attr;
-	other.config = pa_tp_id_or_skip("syscalls", "sys_enter_getppid");
 	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, perm ? perm : EINVAL);
-	fd = EXPECT_OPEN_RESULT(&other, 0, -1, -1, 0, pa_expected_errno(PA_NEED_SELF));
-	if (fd >= 0)
-		close(fd);
+	pa_tp_expect_opens_on(&attr, "syscalls", "sys_enter_getppid");
 	/* a counter: refused alike without the privilege (with it, the
 	 * open goes on to register the function tracer, whose outcome is
 	 * not this rule's) */

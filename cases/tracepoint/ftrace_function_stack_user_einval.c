@@ -1,19 +1,5 @@
 #include "perfabi.h"
 
-/* ftrace:function's id, or SKIP: it exists only with CONFIG_FUNCTION_TRACER. */
-static long function_id_or_skip(void)
-{
-	const char *list = getenv("PERFABI_TRACEPOINT_IDS");
-	long id = pa_tracepoint_id("ftrace", "function");
-
-	if (id >= 0)
-		return id;
-	/* the event list was readable (tracefs, or the runner's list) */
-	if ((geteuid() == 0 && pa_tracefs()) || (list && !access(list, R_OK)))
-		pa_skip("no ftrace:function event (CONFIG_FUNCTION_TRACER is off)");
-	return pa_tp_id_or_skip("ftrace", "function");
-}
-
 /*
  * A sampling ftrace:function event may not dump the user stack
  * (PERF_SAMPLE_STACK_USER), for the reason it may not take a user
@@ -32,8 +18,7 @@ PERFABI_CASE(
 	.privileged = true,
 	.probe = pa_probe_priv,
 ) {
-	struct perf_event_attr attr = pa_tp_attr(function_id_or_skip());
-	struct perf_event_attr other;
+	struct perf_event_attr attr = pa_tp_attr(pa_ftrace_function_id_or_skip());
 	int perm = pa_expected_errno(PA_NEED_RAW_TRACEPOINT);
 	int fd;
 
@@ -43,12 +28,8 @@ PERFABI_CASE(
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STACK_USER;
 	attr.sample_stack_user = 64;
-	other = attr;
-	other.config = pa_tp_id_or_skip("syscalls", "sys_enter_getppid");
 	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, perm ? perm : EINVAL);
-	fd = EXPECT_OPEN_RESULT(&other, 0, -1, -1, 0, pa_expected_errno(PA_NEED_SELF));
-	if (fd >= 0)
-		close(fd);
+	pa_tp_expect_opens_on(&attr, "syscalls", "sys_enter_getppid");
 
 	/* without the user stack: past the function event's rules (the open
 	 * then registers the function tracer, whose outcome is not theirs) */

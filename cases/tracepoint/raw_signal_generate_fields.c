@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sys/syscall.h>
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -48,28 +47,18 @@ PERFABI_CASE(
 	.covers = "type.TRACEPOINT sample.RAW sample.TID",
 	.tracefs = true,
 ) {
-	long id = pa_tp_id_or_skip("signal", "signal_generate");
-	struct perf_event_attr attr = pa_tp_attr((uint64_t)id);
 	/* counting the kernel, then RAW of a tracepoint without CAP_ANY */
 	int want = pa_expected_errno_or(PA_NEED_KERNEL,
 					pa_expected_errno(PA_NEED_RAW_TRACEPOINT));
-	const struct perf_event_header *h;
 	struct send_res res = { -1, 0, 0 };
-	int fd, n = 0, ready[2], st;
-	struct pa_tp_format fmt;
-	struct pa_thread t;
-	struct pa_sample s;
-	struct pa_ring r;
+	int ready[2], st;
+	struct pa_tp_raw tr;
 	sigset_t set, old;
+	bool opened;
 	char c;
 
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
-	if (!pa_tp_format_or_skip("signal", "signal_generate", &fmt, want)) {
-		EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, want);
+	if (!pa_tp_raw_setup(&tr, "signal", "signal_generate", want))
 		return;
-	}
-	EXPECT_EQ(fmt.id, id);
 
 	/* the target: blocks SIG, names itself, says so, waits to be killed */
 	ASSERT_OK(pipe2(ready, O_CLOEXEC));
@@ -90,40 +79,25 @@ PERFABI_CASE(
 	ASSERT_EQ(read(ready[0], &c, 1), 1);
 	close(ready[0]);
 
-	pa_thread_start(&t, NULL, do_send, &res);
-	fd = EXPECT_OPEN_RESULT(&attr, t.tid, -1, -1, 0, want);
-	if (fd >= 0) {
-		pa_ring_map(&r, fd, 4);
-		ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	}
-	pa_thread_run(&t);
-	if (fd >= 0)
-		ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	opened = pa_tp_raw_run(&tr, NULL, do_send, &res);
 	kill(res.target, SIGKILL);
 	waitpid(res.target, &st, 0);
-	if (want)
+	if (!opened)
 		return;
-	ASSERT_GE(fd, 0);
 	EXPECT_EQ(res.ret, 0);
 	if (res.ret)
 		pa_diag("rt_sigqueueinfo: %s", strerror(res.err));
+	while (pa_tp_raw_next(&tr)) {
+		const void *raw = tr.s.raw;
+		uint32_t size = tr.s.var.raw_size;
 
-	while ((h = pa_ring_find(&r, PERF_RECORD_SAMPLE))) {
-		n++;
-		if (!pa_sample_parse(&attr, h, &s))
-			pa_abort();
-		EXPECT_EQ(s.pid, (uint32_t)getpid());
-		EXPECT_EQ(s.tid, (uint32_t)t.tid);
-		pa_tp_expect_common(&fmt, s.raw, s.var.raw_size, id, t.tid);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "sig", SIG);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "errno", SI_ERRNO);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "code", SI_QUEUE);
-		PA_TP_EXPECT_STR(&fmt, s.raw, s.var.raw_size, "comm", TARGET_NAME);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "pid", res.target);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "group", 1);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "result", 0);
+		PA_TP_EXPECT_INT(&tr.fmt, raw, size, "sig", SIG);
+		PA_TP_EXPECT_INT(&tr.fmt, raw, size, "errno", SI_ERRNO);
+		PA_TP_EXPECT_INT(&tr.fmt, raw, size, "code", SI_QUEUE);
+		PA_TP_EXPECT_STR(&tr.fmt, raw, size, "comm", TARGET_NAME);
+		PA_TP_EXPECT_INT(&tr.fmt, raw, size, "pid", res.target);
+		PA_TP_EXPECT_INT(&tr.fmt, raw, size, "group", 1);
+		PA_TP_EXPECT_INT(&tr.fmt, raw, size, "result", 0);
 	}
-	EXPECT_EQ(n, 1);
-	pa_ring_unmap(&r);
-	close(fd);
+	pa_tp_raw_end(&tr, 1);
 }

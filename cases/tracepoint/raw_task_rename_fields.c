@@ -1,7 +1,6 @@
 #include "perfabi.h"
 
 #include <fcntl.h>
-#include <sys/ioctl.h>
 #include <sys/prctl.h>
 
 #define OLD_NAME	"pa-old-main"
@@ -54,62 +53,35 @@ PERFABI_CASE(
 	.covers = "type.TRACEPOINT sample.RAW sample.TID",
 	.tracefs = true,
 ) {
-	long id = pa_tp_id_or_skip("task", "task_rename");
-	struct perf_event_attr attr = pa_tp_attr((uint64_t)id);
 	/* counting the kernel, then RAW of a tracepoint without CAP_ANY */
 	int want = pa_expected_errno_or(PA_NEED_KERNEL,
 					pa_expected_errno(PA_NEED_RAW_TRACEPOINT));
-	const struct perf_event_header *h;
 	struct rename_res res;
-	struct pa_tp_format fmt;
-	struct pa_thread t;
-	struct pa_sample s;
-	struct pa_ring r;
+	struct pa_tp_raw tr;
 	char name[32], adj[16];
-	int fd, n = 0;
 
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
-	if (!pa_tp_format_or_skip("task", "task_rename", &fmt, want)) {
-		EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, want);
+	if (!pa_tp_raw_setup(&tr, "task", "task_rename", want))
 		return;
-	}
-	EXPECT_EQ(fmt.id, id);
 	ASSERT_OK(prctl(PR_SET_NAME, OLD_NAME, 0, 0, 0));
 	snprintf(adj, sizeof(adj), "%d", OOM_ADJ);
 	if (write_file("/proc/self/oom_score_adj", adj))
 		pa_skip("cannot set /proc/self/oom_score_adj to %d: %s", OOM_ADJ, strerror(errno));
 	memset(&res, 0, sizeof(res));
 	snprintf(res.path, sizeof(res.path), "/proc/self/task/%d/comm", (int)getpid());
-	pa_thread_start(&t, NULL, do_rename, &res);
-	fd = EXPECT_OPEN_RESULT(&attr, t.tid, -1, -1, 0, want);
-	if (want) {
-		pa_thread_run(&t);
+	if (!pa_tp_raw_run(&tr, NULL, do_rename, &res))
 		return;
-	}
-	ASSERT_GE(fd, 0);
-	pa_ring_map(&r, fd, 4);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	pa_thread_run(&t);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	if (res.n != (ssize_t)strlen(NEW_NAME))
 		pa_fail("writing %s: %zd (%s)", res.path, res.n, strerror(res.err));
 	ASSERT_OK(prctl(PR_GET_NAME, name, 0, 0, 0));
 	EXPECT_EQ(strcmp(name, NEW_NAME), 0);
+	while (pa_tp_raw_next(&tr)) {
+		const void *raw = tr.s.raw;
+		uint32_t size = tr.s.var.raw_size;
 
-	while ((h = pa_ring_find(&r, PERF_RECORD_SAMPLE))) {
-		n++;
-		if (!pa_sample_parse(&attr, h, &s))
-			pa_abort();
-		EXPECT_EQ(s.pid, (uint32_t)getpid());
-		EXPECT_EQ(s.tid, (uint32_t)t.tid);
-		pa_tp_expect_common(&fmt, s.raw, s.var.raw_size, id, t.tid);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "pid", getpid());
-		PA_TP_EXPECT_STR(&fmt, s.raw, s.var.raw_size, "oldcomm", OLD_NAME);
-		PA_TP_EXPECT_STR(&fmt, s.raw, s.var.raw_size, "newcomm", NEW_NAME);
-		PA_TP_EXPECT_INT(&fmt, s.raw, s.var.raw_size, "oom_score_adj", OOM_ADJ);
+		PA_TP_EXPECT_INT(&tr.fmt, raw, size, "pid", getpid());
+		PA_TP_EXPECT_STR(&tr.fmt, raw, size, "oldcomm", OLD_NAME);
+		PA_TP_EXPECT_STR(&tr.fmt, raw, size, "newcomm", NEW_NAME);
+		PA_TP_EXPECT_INT(&tr.fmt, raw, size, "oom_score_adj", OOM_ADJ);
 	}
-	EXPECT_EQ(n, 1);
-	pa_ring_unmap(&r);
-	close(fd);
+	pa_tp_raw_end(&tr, 1);
 }

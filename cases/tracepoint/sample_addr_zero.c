@@ -12,23 +12,11 @@ struct call_res {
 
 /* getppid(); ret_ip gets the address the syscall returns to (0 where this
  * architecture's is not known here). */
-__attribute__((noinline)) static void do_getppid(void *arg)
+static void do_getppid(void *arg)
 {
 	struct call_res *r = arg;
-#if defined(__x86_64__)
-	long ret;
-	uint64_t at;
 
-	__asm__ volatile("leaq 1f(%%rip), %1\n\tsyscall\n1:"
-			 : "=a"(ret), "=&r"(at)
-			 : "0"((long)SYS_getppid)
-			 : "rcx", "r11", "memory");
-	r->ret_ip = at;
-	r->ppid = ret;
-#else
-	r->ret_ip = 0;
-	r->ppid = syscall(SYS_getppid);
-#endif
+	r->ppid = pa_getppid_at(&r->ret_ip);
 }
 
 /*

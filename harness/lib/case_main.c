@@ -251,9 +251,11 @@ static enum pa_outcome run(void)
 	}
 	enum pa_outcome o = pa_classify(raw, &c->xfail, ctx.kernel);
 	if (o == PA_XFAIL || o == PA_XPASS)
-		snprintf(detail, sizeof(detail), "%s (kernel %s..%s, fix %s)",
+		snprintf(detail, sizeof(detail), "%s (kernel %s..%s%s%s, fix %s)",
 			 c->xfail.why ? c->xfail.why : "known kernel bug",
 			 c->xfail.from, c->xfail.to ? c->xfail.to : "",
+			 c->xfail.fixed_in ? ", fixed in " : "",
+			 c->xfail.fixed_in ? c->xfail.fixed_in : "",
 			 c->xfail.fix ? c->xfail.fix : "none yet");
 	return finish(o, detail[0] ? detail : NULL);
 }

@@ -234,6 +234,18 @@ bool pa_known_bug_applies(const struct pa_known_bug *b, struct pa_kver k)
 		return false;
 	if (b->to && !pa_kver_parse(b->to, &to) && pa_kver_cmp(k, to) >= 0)
 		return false;
+	for (const char *p = b->fixed_in; p && *p; ) {
+		char one[32];
+		size_t n = strcspn(p, " ");
+		struct pa_kver f;
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, p);
+		if (!pa_kver_parse(one, &f) && f.major == k.major && f.minor == k.minor &&
+		    k.patch >= f.patch)
+			return false;
+		p += n;
+		p += strspn(p, " ");
+	}
 	return true;
 }
 

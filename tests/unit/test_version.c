@@ -66,6 +66,14 @@ static void known_bug_ranges(void **state)
 	assert_false(pa_known_bug_applies(&b, V("6.17.3")));
 	assert_true(pa_known_bug_applies(&open_ended, V("7.0")));
 	assert_false(pa_known_bug_applies(&none, V("6.16")));
+	/* a stable branch that took the fix before mainline's `to` */
+	struct pa_known_bug backported = { .from = "5.13", .to = "6.19", .fixed_in = "6.18.2 6.17.13" };
+	assert_true(pa_known_bug_applies(&backported, V("6.18.1")));
+	assert_false(pa_known_bug_applies(&backported, V("6.18.2")));
+	assert_true(pa_known_bug_applies(&backported, V("6.17.12")));
+	assert_false(pa_known_bug_applies(&backported, V("6.17.20")));
+	assert_true(pa_known_bug_applies(&backported, V("6.12.200")));
+	assert_false(pa_known_bug_applies(&backported, V("6.19")));
 	assert_false(pa_known_bug_applies(NULL, V("6.16")));
 }
 
