@@ -5,8 +5,12 @@
 #   ./run.sh --vm KERNEL... [-- runner options] Debian or self-built kernels under QEMU
 #   ./run.sh --compare RUN_A RUN_B             what changed between two result sets
 #   ./run.sh kernel build [SOURCE]             a minimal kernel from source
+#   ./run.sh bisect CASE --good A --bad B      the commit that changed CASE
+#   ./run.sh bisect CASE --packages SERIES     ... or the Debian package
+#   ./run.sh bisect-step CASE                  one step, for git bisect run
 #   ./run.sh --help
 set -uo pipefail
+export PERFABI_CALLER_CWD=$PWD
 cd "$(dirname "$0")" || exit 2
 
 usage() {
@@ -15,6 +19,9 @@ usage: ./run.sh [options] [PATTERN...]
        ./run.sh --vm KERNEL... [-- runner options]
        ./run.sh --compare [--all] RUN_A RUN_B
        ./run.sh kernel build|list|clean [...]
+       ./run.sh bisect CASE[@CELL] --good REF --bad REF [--tree DIR] [...]
+       ./run.sh bisect CASE[@CELL] --packages SERIES [...]
+       ./run.sh bisect-step CASE[@CELL] [--tree DIR] [...]
 
 Builds what is missing (make), then runs the suite on the running kernel
 and prints KTAP; each run is written to results/<run-id>/ (run.tap,
@@ -32,6 +39,10 @@ results.tsv, summary.json) and never overwrites an earlier one.
                    build a minimal kernel for --vm from Debian's
                    linux-source-6.12/6.1 or a kernel tree (out of tree, in
                    ~/.cache/perfabi); see ./run.sh kernel --help
+  bisect CASE ...  find the kernel commit (git bisect in a kernel tree) or
+                   the Debian package version that changed CASE's outcome;
+                   bisect-step is one step of it, for `git bisect run`;
+                   see ./run.sh bisect --help
 
 Runner options (build/perfabi-run):
 USAGE
@@ -73,6 +84,18 @@ case "${1:-}" in
 kernel)
 	shift
 	exec harness/kernel.sh "$@"
+	;;
+bisect-step)
+	# git bisect run takes 1..127 for "bad": a broken perfabi build must
+	# stop the bisection instead (128)
+	shift
+	(build) || exit 128
+	exec harness/bisect.sh step "$@"
+	;;
+bisect)
+	shift
+	build
+	exec harness/bisect.sh run "$@"
 	;;
 --compare)
 	shift

@@ -60,6 +60,10 @@ Options:
   --results DIR       parent of the run directory (default results)
   --run-id ID         name of the run directory (default: the time)
   --keep              keep the initramfs and work files
+  --list-packages SERIES
+                      print the linux-image packages apt offers for a
+                      Debian series (6.12, 6.1-rt, ...), oldest first, and
+                      exit (what ./run.sh bisect --packages walks)
   -h, --help          this text
 
 Packages are fetched with apt-get download into $PERFABI_CACHE (default
@@ -82,9 +86,14 @@ say() { echo "vm.sh: $*" >&2; }
 # ---------------------------------------------------------------- arguments
 kernels=()
 runner_args=()
+LIST_SERIES=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
+	--list-packages)
+		[ $# -ge 2 ] || die "option '$1' needs an argument"
+		LIST_SERIES=$2
+		shift 2 ;;
 	--) shift; runner_args=("$@"); break ;;
 	--timeout|--accel|--timeout-scale|--memory|--smp|--append|--results|--run-id)
 		[ $# -ge 2 ] || die "option '$1' needs an argument"
@@ -106,7 +115,7 @@ while [ $# -gt 0 ]; do
 	*) kernels+=("$1"); shift ;;
 	esac
 done
-[ ${#kernels[@]} -gt 0 ] || die "no KERNEL given (try --help)"
+[ ${#kernels[@]} -gt 0 ] || [ -n "$LIST_SERIES" ] || die "no KERNEL given (try --help)"
 [[ $LIMIT_MIN =~ ^[0-9]+$ ]] && [ "$LIMIT_MIN" -gt 0 ] || die "bad --timeout '$LIMIT_MIN': minutes, a positive integer"
 case "$ACCEL" in auto|kvm|tcg) ;; *) die "bad --accel '$ACCEL': auto, kvm or tcg" ;; esac
 [ -z "$SCALE" ] || [[ $SCALE =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "bad --timeout-scale '$SCALE'"
@@ -154,7 +163,7 @@ apt_candidate() { # package -> candidate version or nothing
 	LC_ALL=C apt-cache policy "$1" 2>/dev/null | sed -n 's/^  Candidate: //p' | grep -v '^(none)$' | head -n1
 }
 
-resolve_series() { # 6.12 / 6.12-rt / 6.12-cloud -> newest package name
+series_packages() { # 6.12 / 6.12-rt / 6.12-cloud -> its package names apt offers, oldest first
 	local series=${1%%-*} flav=amd64 re name
 	case "$1" in
 	*-rt) flav=rt-amd64 ;;
@@ -163,14 +172,27 @@ resolve_series() { # 6.12 / 6.12-rt / 6.12-cloud -> newest package name
 	re="^linux-image-${series//./\\.}(\\.0-[0-9]+|\\.[0-9]+\\+deb[0-9]+)-${flav}\$"
 	while read -r name; do
 		[ -n "$name" ] || continue
-		if [ -n "$(apt_candidate "$name")" ]; then
-			echo "$name"
-			return 0
-		fi
+		[ -z "$(apt_candidate "$name")" ] || echo "$name"
 	done < <(apt-cache search --names-only "^linux-image-${series//./\\.}[.]" 2>/dev/null |
-		 awk '{print $1}' | grep -E "$re" | sort -rV)
-	return 1
+		 awk '{print $1}' | grep -E "$re" | sort -V)
 }
+
+resolve_series() { # 6.12 / 6.12-rt / 6.12-cloud -> newest package name
+	local newest
+	newest=$(series_packages "$1" | tail -n1)
+	[ -n "$newest" ] && echo "$newest"
+}
+
+if [ -n "$LIST_SERIES" ]; then
+	[[ $LIST_SERIES =~ ^[0-9]+\.[0-9]+(-rt|-cloud)?$ ]] ||
+		die "bad --list-packages '$LIST_SERIES': a Debian series such as 6.12, 6.1 or 6.12-rt"
+	command -v apt-cache >/dev/null || die "apt-cache is needed to list Debian kernels"
+	list=$(series_packages "$LIST_SERIES")
+	[ -n "$list" ] || { apt_refresh && list=$(series_packages "$LIST_SERIES"); }
+	[ -n "$list" ] || die "apt offers no linux-image package for series '$LIST_SERIES' (try apt-get update)"
+	printf '%s\n' "$list"
+	exit 0
+fi
 
 for k in "${kernels[@]}"; do
 	label=${k##*/}

@@ -223,6 +223,21 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		if (!priv && user_at_2)
 			add_job(p, &cases[c], &pa_identities[3], 2, NULL);
 	}
+	if (o->repeat > 1 && p->njobs) {
+		/* each result N times in a row, under the same name */
+		struct pa_job *r = calloc((size_t)p->njobs * (size_t)o->repeat, sizeof(*r));
+
+		if (!r) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (int j = 0; j < p->njobs; j++)
+			for (int k = 0; k < o->repeat; k++)
+				r[j * o->repeat + k] = p->jobs[j];
+		free(p->jobs);
+		p->jobs = r;
+		p->njobs *= o->repeat;
+	}
 	return 0;
 }
 

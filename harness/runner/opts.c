@@ -29,6 +29,8 @@ void pa_usage(FILE *f, const char *prog)
 "      --matrix KIND    default: privilege-sensitive cases in every cell,\n"
 "                       the rest as root and user at the current level;\n"
 "                       full: every case in every cell\n"
+"      --repeat N       run each planned result N times in a row (1..100),\n"
+"                       to see whether a verdict reproduces\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 nothing failed, 1 something failed, 2 bad usage.\n",
@@ -70,6 +72,7 @@ int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t er
 	memset(o, 0, sizeof(*o));
 	o->results_dir = "results";
 	o->timeout_scale = 1.0;
+	o->repeat = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -122,6 +125,18 @@ int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t er
 				snprintf(err, errlen, "bad --timeout-scale '%s': a number in (0, 1000] is needed", v);
 				return -1;
 			}
+		} else if (is_opt(a, NULL, "--repeat")) {
+			char *end;
+			long n;
+
+			if (need_arg(argc, argv, &i, &v, err, errlen))
+				return -1;
+			n = strtol(v, &end, 10);
+			if (end == v || *end || n < 1 || n > 100) {
+				snprintf(err, errlen, "bad --repeat '%s': a whole number from 1 to 100 is needed", v);
+				return -1;
+			}
+			o->repeat = (int)n;
 		} else if (is_opt(a, NULL, "--identity")) {
 			if (need_arg(argc, argv, &i, &o->identities, err, errlen))
 				return -1;

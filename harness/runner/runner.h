@@ -13,6 +13,7 @@ struct pa_opts {
 	const char *results_dir;	/* parent of run directories */
 	const char *run_id;
 	double timeout_scale;
+	int repeat;			/* each planned result this many times */
 	int npatterns, nareas;
 	const char *patterns[PA_MAX_PATTERNS];
 	const char *areas[PA_MAX_PATTERNS];

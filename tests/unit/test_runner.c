@@ -20,6 +20,7 @@ static void defaults(void **state)
 	assert_int_equal(parse(1, argv, &o, err), 0);
 	assert_string_equal(o.results_dir, "results");
 	assert_true(o.timeout_scale == 1.0);
+	assert_int_equal(o.repeat, 1);
 	assert_false(o.list);
 	assert_int_equal(o.npatterns, 0);
 }
@@ -62,6 +63,9 @@ static void bad_usage_is_reported(void **state)
 	assert_string_equal(err, "bad --matrix 'most': default or full");
 	assert_int_equal(parse(3, ARGV("--run-id", "../x"), &o, err), -1);
 	assert_int_equal(parse(2, ARGV("--listing"), &o, err), -1);
+	assert_int_equal(parse(3, ARGV("--repeat", "0"), &o, err), -1);
+	assert_string_equal(err, "bad --repeat '0': a whole number from 1 to 100 is needed");
+	assert_int_equal(parse(3, ARGV("--repeat", "101"), &o, err), -1);
 }
 
 static void selection(void **state)
@@ -220,6 +224,14 @@ static void full_and_selected_plans(void **state)
 	free(p.jobs);
 	parse(3, ARGV("--paranoid", "9"), &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), -1);
+	/* --repeat: each result N times in a row, same name */
+	parse(7, ARGV("--identity", "user", "--paranoid", "1,2", "--repeat", "3"), &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 12);
+	assert_string_equal(p.jobs[0].name, "open/plain@user,paranoid=1");
+	assert_string_equal(p.jobs[2].name, "open/plain@user,paranoid=1");
+	assert_string_equal(p.jobs[3].name, "open/plain@user,paranoid=2");
+	free(p.jobs);
 }
 
 static void unprivileged_runner_plans_skips(void **state)
