@@ -59,14 +59,15 @@ check "... at its commit" test "$(git -C "$tree" rev-parse HEAD)" = "$c3"
 # interrupted in the middle of a step (the build): exit 130, tree restored,
 # nothing of the step left running, and the next bisection starts cleanly
 printf '#!/bin/sh\nsleep 61.25\n' >"$tmp/builder"
-no_step_left() { ! pgrep -f 'sleep 61[.]25' >/dev/null; }
+step_running() { pgrep -f 'sleep 61[.]25' >/dev/null; }
+no_step_left() { ! step_running; }
 # job control on: a background job of a script otherwise ignores SIGINT
 set -m
 ./run.sh bisect "$CASE" --good "$c1" --bad "$c3" --tree "$tree" >"$tmp/int.out" 2>&1 &
 pid=$!
 set +m
-wait_for 20 pgrep -f 'sleep 61[.]25' >/dev/null
-check "the step started" pgrep -f 'sleep 61[.]25' >/dev/null
+wait_for 20 step_running
+check "the step started" step_running
 kill -INT "$pid"
 wait "$pid"; rc=$?
 check "SIGINT: exit 130" test $rc -eq 130
