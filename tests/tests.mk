@@ -1,6 +1,7 @@
 # The project's own tests (included by the Makefile).
 #   make units     build the cmocka unit tests of the harness and runner
 #   make check     everything: units, ABI map, integration tests, ./run.sh
+#   make check-bisect  ./run.sh bisect names an injected kernel regression
 
 CMOCKA_LIBS ?= -lcmocka
 UNIT_SRC    := $(sort $(wildcard tests/unit/test_*.c))
@@ -16,10 +17,15 @@ units: $(UNITS)
 check:
 	@tests/check.sh
 
+# ./run.sh bisect finds an injected regression in a kernel git history
+# (builds kernels: minutes; trees and builds are cached in ~/.cache/perfabi)
+check-bisect: all
+	@tests/check-bisect.sh
+
 coverage:
 	@tests/coverage.sh
 
-.PHONY: units
+.PHONY: units check-bisect
 
 # Harness self-test cases (not part of the suite): tests/cases/<area>/*.c
 SELF_SRC := $(sort $(wildcard tests/cases/*/*.c))
