@@ -251,6 +251,13 @@ done
 if ! err=$("$BUILD/perfabi-run" --list "${runner_args[@]+"${runner_args[@]}"}" 2>&1 >/dev/null); then
 	die "runner options rejected: ${err#perfabi-run: }"
 fi
+# a run of a few cases (a bisection step) boots with only those: the
+# initramfs of every case takes most of a short run's time
+SELECTED=
+if [ ${#runner_args[@]} -gt 0 ]; then
+	SELECTED=$("$BUILD/perfabi-run" --list "${runner_args[@]}" 2>/dev/null | awk '{print $1}')
+	[ "$(grep -c . <<<"$SELECTED")" -lt "$(find "$BUILD/cases" -type f -perm -u+x | wc -l)" ] || SELECTED=
+fi
 
 # ------------------------------------------------------------ dependencies
 busybox_static() {
@@ -341,7 +348,14 @@ build_initramfs() {
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' >"$st/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$st/etc/group"
 	cp "$BUILD/perfabi-run" "$st/perfabi/" || return 1
-	cp -r "$BUILD/cases" "$st/perfabi/cases" || return 1
+	if [ -n "$SELECTED" ]; then
+		while read -r name; do
+			mkdir -p "$st/perfabi/cases/${name%/*}" &&
+				cp "$BUILD/cases/$name" "$st/perfabi/cases/$name" || return 1
+		done <<<"$SELECTED"
+	else
+		cp -r "$BUILD/cases" "$st/perfabi/cases" || return 1
+	fi
 	[ -d "$BUILD/fixtures" ] && { cp -r "$BUILD/fixtures" "$st/perfabi/fixtures" || return 1; }
 	[ -f "$BUILD/abi-map.txt" ] && cp "$BUILD/abi-map.txt" "$st/perfabi/"
 	# debug info is most of a static binary: strip it from the copies, but
