@@ -186,19 +186,21 @@ judge() {
 		END { for (c in seen) printf "%s\t%d\t%d\t%d\t%s\n", c, p[c], f[c], s[c], why[c] }' <<<"$rows" | sort)
 	local good=0 bad=0 judged=0 split='' skipwhy='' badcell='' goodcell=''
 	while IFS=$'\t' read -r c p f s w; do
+		[ -z "$CELL" ] || c=''	# the one cell asked for: no need to name it
+		c=${c:+$c }
 		if [ "$s" -gt 0 ] && [ $((p + f)) -eq 0 ]; then
-			skipwhy="$c skipped: $w"
+			skipwhy="${c}skipped: $w"
 			continue
 		fi
 		if [ "$s" -gt 0 ] || { [ "$p" -gt 0 ] && [ "$f" -gt 0 ]; }; then
-			split="$c: $p pass, $f fail, $s skip in $RUNS runs"
+			split="$c$p pass, $f fail, $s skip in $RUNS runs"
 			continue
 		fi
 		judged=$((judged + 1))
 		if [ "$f" -gt 0 ]; then
-			bad=$((bad + 1)) badcell="$c failed $f/$RUNS${w:+: $w}"
+			bad=$((bad + 1)) badcell="${c}failed $f/$RUNS runs${w:+: $w}"
 		else
-			good=$((good + 1)) goodcell="$c passed $p/$RUNS"
+			good=$((good + 1)) goodcell="${c}passed $p/$RUNS runs"
 		fi
 	done <<<"$cells"
 	if [ -n "$split" ]; then
@@ -208,7 +210,8 @@ judge() {
 	elif [ "$bad" -gt 0 ]; then
 		VERDICT=1 WHY=$badcell
 	else
-		VERDICT=0 WHY="$goodcell${judged:+ ($judged cell(s))}"
+		VERDICT=0 WHY=$goodcell
+		[ "$judged" -eq 1 ] || WHY="all $judged cells passed $RUNS/$RUNS runs"
 	fi
 }
 
@@ -250,8 +253,8 @@ TREE_GIT='' ORIG_REF='' BISECTING=0 STEP_PID=''
 
 restore_tree() {
 	[ -n "$TREE_GIT" ] || return 0
-	if [ "$BISECTING" = 1 ] || [ -f "$(git -C "$TREE_GIT" rev-parse --git-path BISECT_START 2>/dev/null)" ]; then
-		git -C "$TREE_GIT" bisect reset -q >/dev/null 2>&1 || true
+	if [ "$BISECTING" = 1 ] || [ -f "$(git -C "$TREE_GIT" rev-parse --absolute-git-dir 2>/dev/null)/BISECT_START" ]; then
+		git -C "$TREE_GIT" bisect reset >/dev/null 2>&1 || true
 		BISECTING=0
 	fi
 	if [ -n "$ORIG_REF" ]; then
@@ -308,7 +311,7 @@ git_bisect() {
 	TREE_GIT=$(cd "$TREE_GIT" && pwd -P)
 	git -C "$TREE_GIT" rev-parse --git-dir >/dev/null 2>&1 || usage_error "'$TREE_GIT' is not a git work tree"
 	[ -d "$TREE_GIT/kernel/events" ] || usage_error "'$TREE_GIT' is not a kernel tree (no kernel/events/)"
-	if [ -f "$(git -C "$TREE_GIT" rev-parse --git-path BISECT_START)" ]; then
+	if [ -f "$(git -C "$TREE_GIT" rev-parse --absolute-git-dir)/BISECT_START" ]; then
 		usage_error "a bisection is already in progress in $TREE_GIT (git bisect reset there first)"
 	fi
 	[ -z "$(git -C "$TREE_GIT" status --porcelain --untracked-files=no)" ] ||
@@ -326,7 +329,7 @@ git_bisect() {
 	t0=$(now)
 	check_end "$good" 0 good
 	check_end "$bad" 1 bad
-	git -C "$TREE_GIT" bisect start -q "$bad" "$good" >/dev/null 2>&1 ||
+	git -C "$TREE_GIT" bisect start "$bad" "$good" >/dev/null 2>&1 ||
 		{ restore_tree; say "git bisect start failed"; exit 1; }
 	BISECTING=1
 	log=$RUN_DIR/git-bisect.log

@@ -18,6 +18,7 @@ FRAGDIR=$REPO/fixtures/kernel
 usage() {
 	cat <<'USAGE'
 usage: ./run.sh kernel build [--variant NAME] [--config FILE]... [--jobs N] [SOURCE]
+       ./run.sh kernel source 6.12|6.1
        ./run.sh kernel list
        ./run.sh kernel clean [SOURCE]
 
@@ -46,6 +47,9 @@ Cache ($PERFABI_CACHE_ROOT, default ~/.cache/perfabi): src/<package>/ holds
 the unpacked Debian sources, build/<tree>/<variant>/ the build directories
 (about 300 MB each). `clean` removes one source's builds (and its unpacked
 Debian tree), or everything without SOURCE.
+
+`source` only unpacks Debian's tree (installing linux-source-X as root) and
+prints its path.
 
 The VM runner builds on its own: ./run.sh --vm build:6.12 build:6.1:noacpi
 build:/path/to/linux.
@@ -254,11 +258,21 @@ cmd_clean() {
 	[ -z "$DEB" ] || rm -rf "$SRC_DIR"
 }
 
+cmd_source() { # unpack a Debian source (once) and print the tree's path
+	[ $# -eq 1 ] || die "source needs one SOURCE: 6.12 or 6.1"
+	resolve_source "$1"
+	[ -n "$DEB" ] || die "source is for Debian's sources (6.12, 6.1); '$1' is a tree already"
+	need_packages xz-utils
+	unpack_debian_source
+	echo "$SRC_DIR"
+}
+
 case "${1:-}" in
 build) shift; cmd_build "$@" ;;
+source) shift; cmd_source "$@" ;;
 list) cmd_list ;;
 clean) shift; cmd_clean "$@" ;;
 -h|--help|help) usage ;;
-'') die "no command: build, list or clean (try --help)" ;;
-*) die "unknown command '$1': build, list or clean (try --help)" ;;
+'') die "no command: build, source, list or clean (try --help)" ;;
+*) die "unknown command '$1': build, source, list or clean (try --help)" ;;
 esac
