@@ -155,7 +155,9 @@ judge() {
 	harness/vm.sh "${VM_OPTS[@]}" --results "$RUN_DIR" --run-id "$step_id" "$kernel" -- "${RUNNER_ARGS[@]}" \
 		>"$RUN_DIR/$step_id.log" 2>&1
 	VM_S=$(secs "$t0" "$(now)")
-	dir=$(ls -d "$RUN_DIR/$step_id"/*/ 2>/dev/null | head -n1)
+	# the kernel's directory (beside it: junit/, matrix.html)
+	dir=$(ls -d "$RUN_DIR/$step_id"/*/vm.json 2>/dev/null | head -n1)
+	dir=${dir%/vm.json}
 	if [ -z "$dir" ] || [ ! -f "$dir/vm.json" ]; then
 		VERDICT=125 WHY="the VM runner gave no result: $(grep -m1 'vm.sh: ' "$RUN_DIR/$step_id.log" | sed 's/^vm.sh: //')"
 		return

@@ -1,9 +1,6 @@
 #include "perfabi.h"
 
-#include <pthread.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <time.h>
 
 /*
  * The rename is done by a thread that is not the main thread, watched by
@@ -21,24 +18,15 @@ struct comm_rec {
 	uint64_t sid_time;
 };
 
-static int go[2], done[2], prctl_err = -1;
-static pid_t thread_tid;
+static int prctl_err = -1;
 static uint64_t t_before, t_after;
 
-static void *thread_fn(void *unused)
+static void rename_thread(void *unused)
 {
-	char c;
-
 	(void)unused;
-	__atomic_store_n(&thread_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
-	if (read(go[0], &c, 1) != 1)
-		return NULL;
 	t_before = pa_clock_ns(CLOCK_MONOTONIC);
 	prctl_err = prctl(PR_SET_NAME, "pa-comm-thread") ? errno : 0;
 	t_after = pa_clock_ns(CLOCK_MONOTONIC);
-	if (write(done[1], "d", 1) != 1)
-		return NULL;
-	return NULL;
 }
 
 PERFABI_CASE(
@@ -49,20 +37,13 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	struct timespec ms = { 0, 1000000 };
 	const struct perf_event_header *h;
 	const struct comm_rec *c;
+	struct pa_thread th;
 	struct pa_ring r;
-	pthread_t th;
 	int fd, n = 0;
-	char x;
 
-	ASSERT_OK(pipe(go));
-	ASSERT_OK(pipe(done));
-	ASSERT_EQ(pthread_create(&th, NULL, thread_fn, NULL), 0);
-	while (!__atomic_load_n(&thread_tid, __ATOMIC_ACQUIRE))
-		nanosleep(&ms, NULL);
-	ASSERT_NE(thread_tid, getpid());
+	pa_thread_start(&th, NULL, rename_thread, NULL);
 	attr.disabled = 0;
 	attr.comm = 1;
 	attr.comm_exec = 1;
@@ -71,11 +52,9 @@ PERFABI_CASE(
 	attr.use_clockid = 1;
 	attr.clockid = CLOCK_MONOTONIC;
 	ASSERT_EQ(pa_sample_id_size(&attr), 16u);
-	fd = ASSERT_OPEN(&attr, thread_tid, -1, -1, 0);
+	fd = ASSERT_OPEN(&attr, th.tid, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);
-	ASSERT_EQ(write(go[1], "g", 1), 1);
-	ASSERT_EQ(read(done[0], &x, 1), 1);
-	ASSERT_EQ(pthread_join(th, NULL), 0);
+	pa_thread_run(&th);
 	ASSERT_EQ(prctl_err, 0);
 	while ((h = pa_ring_find(&r, PERF_RECORD_COMM))) {
 		c = (const struct comm_rec *)h;
@@ -83,10 +62,10 @@ PERFABI_CASE(
 		ASSERT_EQ(h->size, sizeof(*c));
 		EXPECT_EQ(h->misc, 0);		/* no COMM_EXEC */
 		EXPECT_EQ(c->pid, (uint32_t)getpid());
-		EXPECT_EQ(c->tid, (uint32_t)thread_tid);
+		EXPECT_EQ(c->tid, (uint32_t)th.tid);
 		EXPECT_TRUE(memcmp(c->comm, "pa-comm-thread\0\0", 16) == 0);
 		EXPECT_EQ(c->sid_pid, (uint32_t)getpid());
-		EXPECT_EQ(c->sid_tid, (uint32_t)thread_tid);
+		EXPECT_EQ(c->sid_tid, (uint32_t)th.tid);
 		EXPECT_GE(c->sid_time, t_before);
 		EXPECT_LE(c->sid_time, t_after);
 	}

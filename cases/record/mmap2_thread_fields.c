@@ -1,13 +1,10 @@
 #include "perfabi.h"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 
 /*
  * A thread that is not the main thread maps two pages of a memfd at file
@@ -35,27 +32,19 @@ struct trailer {
 	uint64_t time;
 };
 
-static int go[2], done[2], efd;
-static pid_t thread_tid;
+static int efd, map_err;
 static char *res, *map;
 static size_t psz;
 static uint64_t t_before, t_after;
 
-static void *thread_fn(void *unused)
+static void do_mmap(void *unused)
 {
-	char c;
-
 	(void)unused;
-	__atomic_store_n(&thread_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
-	if (read(go[0], &c, 1) != 1)
-		return NULL;
 	t_before = pa_clock_ns(CLOCK_MONOTONIC);
 	map = mmap(res + psz, 2 * psz, PROT_READ | PROT_EXEC,
 		   MAP_PRIVATE | MAP_FIXED, efd, (off_t)psz);
+	map_err = errno;
 	t_after = pa_clock_ns(CLOCK_MONOTONIC);
-	if (write(done[1], "d", 1) != 1)
-		return NULL;
-	return NULL;
 }
 
 PERFABI_CASE(
@@ -66,7 +55,6 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	struct timespec ms = { 0, 1000000 };
 	const struct perf_event_header *h;
 	const struct mmap2_rec *m;
 	const struct trailer *t;
@@ -75,13 +63,12 @@ PERFABI_CASE(
 		struct file_handle fh;
 		char buf[sizeof(struct file_handle) + 64];
 	} fh;
+	struct pa_thread th;
 	struct pa_ring r;
 	struct stat st;
-	pthread_t th;
 	ssize_t wl;
 	size_t fl;
 	int fd, mnt_id, n = 0;
-	char c;
 
 	psz = (size_t)sysconf(_SC_PAGESIZE);
 	efd = memfd_create("pa-mmap2-thr", MFD_CLOEXEC);
@@ -100,12 +87,7 @@ PERFABI_CASE(
 	res = mmap(NULL, 4 * psz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_TRUE(res != MAP_FAILED);
 
-	ASSERT_OK(pipe(go));
-	ASSERT_OK(pipe(done));
-	ASSERT_EQ(pthread_create(&th, NULL, thread_fn, NULL), 0);
-	while (!__atomic_load_n(&thread_tid, __ATOMIC_ACQUIRE))
-		nanosleep(&ms, NULL);
-	ASSERT_NE(thread_tid, getpid());
+	pa_thread_start(&th, NULL, do_mmap, NULL);
 	attr.disabled = 0;
 	attr.mmap = 1;
 	attr.mmap2 = 1;
@@ -114,13 +96,11 @@ PERFABI_CASE(
 	attr.use_clockid = 1;
 	attr.clockid = CLOCK_MONOTONIC;
 	ASSERT_EQ(pa_sample_id_size(&attr), sizeof(*t));
-	fd = ASSERT_OPEN(&attr, thread_tid, -1, -1, 0);
+	fd = ASSERT_OPEN(&attr, th.tid, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);
-	ASSERT_EQ(write(go[1], "g", 1), 1);
-	ASSERT_EQ(read(done[0], &c, 1), 1);
-	ASSERT_EQ(pthread_join(th, NULL), 0);
+	pa_thread_run(&th);
 	if (map == MAP_FAILED)
-		pa_skip("executable mapping of a memfd refused: %s", strerror(errno));
+		pa_skip("executable mapping of a memfd refused: %s", strerror(map_err));
 	ASSERT_TRUE(map == res + psz);
 
 	fl = ((size_t)wl + 1 + 7) & ~(size_t)7;
@@ -134,7 +114,7 @@ PERFABI_CASE(
 		EXPECT_EQ(h->misc, PERF_RECORD_MISC_USER);
 		ASSERT_EQ((size_t)h->size, sizeof(*m) + fl + sizeof(*t));
 		EXPECT_EQ(m->pid, (uint32_t)getpid());
-		EXPECT_EQ(m->tid, (uint32_t)thread_tid);
+		EXPECT_EQ(m->tid, (uint32_t)th.tid);
 		EXPECT_EQ(m->addr, (uint64_t)(uintptr_t)map);
 		EXPECT_EQ(m->len, (uint64_t)(2 * psz));
 		EXPECT_EQ(m->pgoff, (uint64_t)psz);
@@ -149,7 +129,7 @@ PERFABI_CASE(
 			EXPECT_EQ(m->filename[i], 0);
 		t = (const void *)((const char *)h + h->size - sizeof(*t));
 		EXPECT_EQ(t->pid, (uint32_t)getpid());
-		EXPECT_EQ(t->tid, (uint32_t)thread_tid);
+		EXPECT_EQ(t->tid, (uint32_t)th.tid);
 		EXPECT_GE(t->time, t_before);
 		EXPECT_LE(t->time, t_after);
 		pa_diag("MMAP2 %s ino %llu gen %llu", m->filename,

@@ -2,10 +2,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <time.h>
 
 /*
  * A thread that is not the main thread maps two pages of this program's
@@ -20,23 +17,14 @@ struct mmap_rec {
 	char filename[];
 };
 
-static int go[2], done[2], efd;
-static pid_t thread_tid;
+static int efd;
 static char *res, *map;
 static size_t psz;
 
-static void *thread_fn(void *unused)
+static void do_mmap(void *unused)
 {
-	char c;
-
 	(void)unused;
-	__atomic_store_n(&thread_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
-	if (read(go[0], &c, 1) != 1)
-		return NULL;
 	map = mmap(res + psz, 2 * psz, PROT_READ, MAP_PRIVATE | MAP_FIXED, efd, (off_t)psz);
-	if (write(done[1], "d", 1) != 1)
-		return NULL;
-	return NULL;
 }
 
 PERFABI_CASE(
@@ -47,12 +35,11 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	struct timespec ms = { 0, 1000000 };
 	const struct perf_event_header *h;
 	const struct mmap_rec *m;
-	char exe[PATH_MAX], c;
+	char exe[PATH_MAX];
+	struct pa_thread th;
 	struct pa_ring r, r2;
-	pthread_t th;
 	size_t fl;
 	ssize_t n;
 	int fd, fd2, found = 0;
@@ -65,22 +52,15 @@ PERFABI_CASE(
 	efd = ASSERT_OK(open(exe, O_RDONLY));
 	res = mmap(NULL, 4 * psz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_TRUE(res != MAP_FAILED);
-	ASSERT_OK(pipe(go));
-	ASSERT_OK(pipe(done));
-	ASSERT_EQ(pthread_create(&th, NULL, thread_fn, NULL), 0);
-	while (!__atomic_load_n(&thread_tid, __ATOMIC_ACQUIRE))
-		nanosleep(&ms, NULL);
-	ASSERT_NE(thread_tid, getpid());
+	pa_thread_start(&th, NULL, do_mmap, NULL);
 	attr.disabled = 0;
 	attr.mmap = 1;
-	fd2 = ASSERT_OPEN(&attr, thread_tid, -1, -1, 0);	/* mmap only */
+	fd2 = ASSERT_OPEN(&attr, th.tid, -1, -1, 0);	/* mmap only */
 	pa_ring_map(&r2, fd2, 4);
 	attr.mmap_data = 1;
-	fd = ASSERT_OPEN(&attr, thread_tid, -1, -1, 0);
+	fd = ASSERT_OPEN(&attr, th.tid, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);
-	ASSERT_EQ(write(go[1], "g", 1), 1);
-	ASSERT_EQ(read(done[0], &c, 1), 1);
-	ASSERT_EQ(pthread_join(th, NULL), 0);
+	pa_thread_run(&th);
 	ASSERT_TRUE(map == res + psz);
 	while ((h = pa_ring_find(&r, PERF_RECORD_MMAP))) {
 		m = (const void *)h;
@@ -88,7 +68,7 @@ PERFABI_CASE(
 		EXPECT_EQ(h->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
 		ASSERT_EQ((size_t)h->size, sizeof(*m) + fl);
 		EXPECT_EQ(m->pid, (uint32_t)getpid());
-		EXPECT_EQ(m->tid, (uint32_t)thread_tid);
+		EXPECT_EQ(m->tid, (uint32_t)th.tid);
 		EXPECT_EQ(m->addr, (uint64_t)(uintptr_t)map);
 		EXPECT_EQ(m->len, (uint64_t)(2 * psz));
 		EXPECT_EQ(m->pgoff, (uint64_t)psz);

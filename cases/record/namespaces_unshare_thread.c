@@ -1,10 +1,7 @@
 #include "perfabi.h"
 
-#include <pthread.h>
 #include <sched.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <time.h>
 
 /*
  * A thread that is not the main thread leaves its UTS namespace with
@@ -28,27 +25,17 @@ struct ns_rec {
 };
 
 static const char *const names[7] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
-static int go[2], done[2], unshare_err = -1;
-static pid_t thread_tid;
+static int unshare_err = -1;
 static struct stat new_uts;
 
-static void *thread_fn(void *unused)
+/* The record is written by the unshare() itself (ksys_unshare()); the
+ * thread's exit writes none, so it may end before the ring is read. */
+static void unshare_uts(void *unused)
 {
-	char c;
-
 	(void)unused;
-	__atomic_store_n(&thread_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
-	if (read(go[0], &c, 1) != 1)
-		return NULL;
 	unshare_err = unshare(CLONE_NEWUTS) ? errno : 0;
 	if (!unshare_err && stat("/proc/thread-self/ns/uts", &new_uts))
 		unshare_err = -2;
-	if (write(done[1], "d", 1) != 1)
-		return NULL;
-	/* stay alive (in the new namespace) until the records are read */
-	if (read(go[0], &c, 1) != 1)
-		return NULL;
-	return NULL;
 }
 
 PERFABI_CASE(
@@ -60,15 +47,13 @@ PERFABI_CASE(
 	.root = true,	/* unshare(CLONE_NEWUTS) needs CAP_SYS_ADMIN */
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	struct timespec ms = { 0, 1000000 };
 	const struct perf_event_header *h;
 	const struct ns_rec *n;
 	struct stat st[7];
 	bool have[7];
-	pthread_t th;
+	struct pa_thread th;
 	int fd, nrec = 0;
 	struct pa_ring r;
-	char c;
 
 	for (int i = 0; i < 7; i++) {
 		char path[64];
@@ -80,20 +65,14 @@ PERFABI_CASE(
 				path, pa_errno_name(errno), names[i]);
 	}
 	ASSERT_TRUE(have[1] && have[5]);	/* ns:uts declared; mnt always */
-	ASSERT_OK(pipe(go));
-	ASSERT_OK(pipe(done));
-	ASSERT_EQ(pthread_create(&th, NULL, thread_fn, NULL), 0);
-	while (!__atomic_load_n(&thread_tid, __ATOMIC_ACQUIRE))
-		nanosleep(&ms, NULL);
-	ASSERT_NE(thread_tid, getpid());
+	pa_thread_start(&th, NULL, unshare_uts, NULL);
 	attr.disabled = 0;
 	attr.namespaces = 1;
 	attr.sample_id_all = 1;
 	attr.sample_type = PERF_SAMPLE_TID;
-	fd = ASSERT_OPEN(&attr, thread_tid, -1, -1, 0);
+	fd = ASSERT_OPEN(&attr, th.tid, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);
-	ASSERT_EQ(write(go[1], "g", 1), 1);
-	ASSERT_EQ(read(done[0], &c, 1), 1);
+	pa_thread_run(&th);
 	if (unshare_err > 0)
 		pa_skip("unshare(CLONE_NEWUTS): %s", pa_errno_name(unshare_err));
 	ASSERT_EQ(unshare_err, 0);
@@ -108,7 +87,7 @@ PERFABI_CASE(
 		EXPECT_EQ(h->misc, 0);
 		ASSERT_EQ(h->size, sizeof(*n));
 		EXPECT_EQ(n->pid, (uint32_t)getpid());
-		EXPECT_EQ(n->tid, (uint32_t)thread_tid);
+		EXPECT_EQ(n->tid, (uint32_t)th.tid);
 		EXPECT_EQ(n->nr_namespaces, 7u);	/* NR_NAMESPACES */
 		for (int i = 0; i < 7; i++) {
 			const struct stat *want = i == 1 ? &new_uts : &st[i];
@@ -122,10 +101,8 @@ PERFABI_CASE(
 			EXPECT_EQ(n->ns[i].inode, (uint64_t)want->st_ino);
 		}
 		EXPECT_EQ(n->sid_pid, (uint32_t)getpid());
-		EXPECT_EQ(n->sid_tid, (uint32_t)thread_tid);
+		EXPECT_EQ(n->sid_tid, (uint32_t)th.tid);
 	}
 	EXPECT_EQ(nrec, 1);
-	ASSERT_EQ(write(go[1], "g", 1), 1);
-	ASSERT_EQ(pthread_join(th, NULL), 0);
 	close(fd);
 }
