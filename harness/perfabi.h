@@ -395,6 +395,28 @@ struct pa_task_rec {
 	uint32_t pid, ppid, tid, ptid;
 	uint64_t time;
 };
+/* PERF_RECORD_COMM, PERF_RECORD_MMAP and PERF_RECORD_MMAP2 (the name is
+ * NUL-padded to 8 bytes; a sample_id trailer may follow). */
+struct pa_comm_rec {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	char comm[];
+};
+struct pa_mmap_rec {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	char filename[];
+};
+struct pa_mmap2_rec {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags;
+	char filename[];
+};
 /* Consume everything; return how many records had `type`. */
 int pa_ring_count(struct pa_ring *r, uint32_t type);
 
@@ -409,6 +431,10 @@ void pa_page_times(volatile struct perf_event_mmap_page *pg, uint64_t *en,
 		   uint64_t *run, int64_t *off, uint32_t *idx);
 /* poll() without waiting: the revents for POLLIN (0 when none). */
 short pa_poll_now(int fd);
+/* The mapping of this process that starts at p (/proc/self/maps): true
+ * with its end and its 4 permission letters ("rw-s"); SKIPs when the file
+ * cannot be read. perm may be NULL. */
+bool pa_vma_at(const void *p, uintptr_t *end, char perm[5]);
 /* Read every data page of r once, so reading it later faults nothing. */
 void pa_ring_prefault(struct pa_ring *r);
 /* Touch one fresh page at a time (one record of `rec` bytes each, for a
@@ -512,6 +538,10 @@ struct pa_bpf_load_seen pa_bpf_load_records(struct pa_ring *r, const char *name)
 /* Map the AUX area (aux_pages, a power of two) right after r's mapping,
  * setting aux_offset/aux_size first; fails and ends the case on error. */
 void *pa_ring_map_aux(struct pa_ring *r, unsigned aux_pages);
+/* Set aux_offset/aux_size in r's control page and mmap() size bytes at
+ * offset off with prot: the mapping, or MAP_FAILED with errno (for the
+ * cases that check the refusals). */
+void *pa_ring_try_map_aux(struct pa_ring *r, size_t off, size_t size, int prot);
 /* A disabled, user-only intel_pt event with branch tracing; returns the
  * PMU type (-1: no intel_pt). */
 int pa_intel_pt_attr(struct perf_event_attr *attr);

@@ -16,12 +16,6 @@
  */
 #define NAME "pa-thr-comm"	/* 11 bytes + NUL: padded to 16 */
 
-struct comm_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	char comm[];
-};
-
 static int ready[2], go[2], done[2], write_errno;
 static pid_t tid;
 
@@ -56,7 +50,7 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	const struct perf_event_header *h;
-	const struct comm_rec *c;
+	const struct pa_comm_rec *c;
 	struct pa_ring r;
 	pthread_t th;
 	int fd, n = 0;
@@ -82,7 +76,7 @@ PERFABI_CASE(
 			(int)tid, pa_errno_name(write_errno));
 	ASSERT_EQ(res, 'd');
 	while ((h = pa_ring_find(&r, PERF_RECORD_COMM))) {
-		c = (const struct comm_rec *)h;
+		c = (const struct pa_comm_rec *)h;
 		n++;
 		EXPECT_EQ(c->pid, (uint32_t)getpid());
 		EXPECT_EQ(c->tid, (uint32_t)tid);

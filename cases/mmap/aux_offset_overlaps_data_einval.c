@@ -3,13 +3,6 @@
 #include <sys/mman.h>
 
 /* Set aux_offset/aux_size and map aux_size bytes at aux_offset. */
-static void *map_aux(struct pa_ring *r, size_t off, size_t size)
-{
-	r->page->aux_offset = off;
-	r->page->aux_size = size;
-	return mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, (off_t)off);
-}
-
 PERFABI_CASE(
 	.assertion = "the AUX area must lie above the ring: an aux_offset below the end of the control page and data pages (1 + 4 pages here), mapped at that offset, fails with EINVAL, before the PMU is asked; the first offset past the ring passes that check (a software event then fails with EOPNOTSUPP, its PMU having no AUX)",
 	.ref = "perf_event_open(2), MMAP layout: aux_offset (4.1); kernel/events/core.c perf_mmap() AUX path (6.17+: perf_mmap_aux()): aux_offset < perf_data_size(rb) + PAGE_SIZE -> -EINVAL, checked before rb_alloc_aux() (!has_aux -> -EOPNOTSUPP)",
@@ -27,11 +20,11 @@ PERFABI_CASE(
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);				/* file pages 0..4 */
 	/* inside the data area: last data page, and two pages over its end */
-	EXPECT_ERRNO((long)map_aux(&r, psz * 4, psz), EINVAL);
-	EXPECT_ERRNO((long)map_aux(&r, psz * 3, psz * 2), EINVAL);
-	EXPECT_ERRNO((long)map_aux(&r, psz * 1, psz), EINVAL);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, psz * 4, psz, PROT_READ | PROT_WRITE), EINVAL);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, psz * 3, psz * 2, PROT_READ | PROT_WRITE), EINVAL);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, psz * 1, psz, PROT_READ | PROT_WRITE), EINVAL);
 	/* the boundary: data_size + PAGE_SIZE is accepted by that check */
-	EXPECT_ERRNO((long)map_aux(&r, psz * 5, psz), EOPNOTSUPP);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, psz * 5, psz, PROT_READ | PROT_WRITE), EOPNOTSUPP);
 	/* the ring itself is untouched */
 	EXPECT_EQ(r.page->data_size, (uint64_t)psz * 4);
 	EXPECT_EQ(r.page->data_offset, (uint64_t)psz);

@@ -3,13 +3,6 @@
 #include <sys/mman.h>
 
 /* Set aux_offset/aux_size and map aux_size bytes at aux_offset. */
-static void *map_aux(struct pa_ring *r, size_t off, size_t size)
-{
-	r->page->aux_offset = off;
-	r->page->aux_size = size;
-	return mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, (off_t)off);
-}
-
 PERFABI_CASE(
 	.assertion = "the AUX area, like the data area, is a power of two pages: with aux_offset right after the ring and aux_size equal to the mapping, 3, 5 and 6 pages fail with EINVAL before the PMU is asked, while 1, 2 and 4 pages pass that check (a software event then fails with EOPNOTSUPP, its PMU having no AUX)",
 	.ref = "perf_event_open(2), MMAP layout: aux_size (4.1); kernel/events/core.c perf_mmap() AUX path (6.17+: perf_mmap_aux()): !is_power_of_2(nr_pages) -> -EINVAL, checked before rb_alloc_aux() (!has_aux -> -EOPNOTSUPP)",
@@ -27,10 +20,10 @@ PERFABI_CASE(
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 1);
 	off = psz * 2;					/* right after 1 + 1 pages */
-	EXPECT_ERRNO((long)map_aux(&r, off, psz * 3), EINVAL);
-	EXPECT_ERRNO((long)map_aux(&r, off, psz * 5), EINVAL);
-	EXPECT_ERRNO((long)map_aux(&r, off, psz * 6), EINVAL);
-	EXPECT_ERRNO((long)map_aux(&r, off, psz * 1), EOPNOTSUPP);
-	EXPECT_ERRNO((long)map_aux(&r, off, psz * 2), EOPNOTSUPP);
-	EXPECT_ERRNO((long)map_aux(&r, off, psz * 4), EOPNOTSUPP);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, off, psz * 3, PROT_READ | PROT_WRITE), EINVAL);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, off, psz * 5, PROT_READ | PROT_WRITE), EINVAL);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, off, psz * 6, PROT_READ | PROT_WRITE), EINVAL);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, off, psz * 1, PROT_READ | PROT_WRITE), EOPNOTSUPP);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, off, psz * 2, PROT_READ | PROT_WRITE), EOPNOTSUPP);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, off, psz * 4, PROT_READ | PROT_WRITE), EOPNOTSUPP);
 }

@@ -20,12 +20,11 @@ PERFABI_CASE(
 	attr.disabled = 1;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 2);				/* 1 + 2 pages */
-	r.page->aux_offset = psz * 3;			/* right after the ring */
-	r.page->aux_size = psz * 2;
-	EXPECT_ERRNO((long)mmap(NULL, psz * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)psz * 3), EOPNOTSUPP);
+	/* right after the ring */
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, psz * 3, psz * 2, PROT_READ | PROT_WRITE), EOPNOTSUPP);
 	/* nothing half-set-up: the same answer again, and read-only too */
-	EXPECT_ERRNO((long)mmap(NULL, psz * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)psz * 3), EOPNOTSUPP);
-	EXPECT_ERRNO((long)mmap(NULL, psz * 2, PROT_READ, MAP_SHARED, fd, (off_t)psz * 3), EOPNOTSUPP);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, psz * 3, psz * 2, PROT_READ | PROT_WRITE), EOPNOTSUPP);
+	EXPECT_ERRNO((long)pa_ring_try_map_aux(&r, psz * 3, psz * 2, PROT_READ), EOPNOTSUPP);
 	/* the kernel leaves the fields as written, and no AUX data */
 	EXPECT_EQ(r.page->aux_offset, (uint64_t)psz * 3);
 	EXPECT_EQ(r.page->aux_size, (uint64_t)psz * 2);

@@ -1,35 +1,11 @@
 #include "perfabi.h"
 
-#include <inttypes.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
 /* "perf/core: Prevent VMA split of buffer mappings" (b024d7b56c77, 6.17,
- * CVE-2025-38563) is in the stable series from the sublevels below (as in
- * partial_munmap_einval.c); elsewhere the version cannot tell, and the old
- * behaviour (a split ring vma) is the refcount leak the fix removed. */
-/* The /proc/self/maps line of the vma that starts at p: its end and its
- * permissions ("rw-s"); false when no vma starts there. */
-static bool vma_at(const void *p, uintptr_t *end, char perm[5])
-{
-	char line[512];
-	uintptr_t s, e;
-	bool found = false;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		pa_skip("/proc/self/maps: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s", &s, &e, perm) == 3 && s == (uintptr_t)p) {
-			*end = e;
-			found = true;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
+ * CVE-2025-38563) is in the stable releases pa_since_vma_split_refused()
+ * names; elsewhere the version cannot tell, and the old behaviour (a split ring vma) is the refcount leak the fix removed. */
 PERFABI_CASE(
 	.assertion = "a ring mapping cannot be split by mprotect(): changing the protection of part of it (the control page, or the last data page) fails with EINVAL and leaves one vma with its protection, the ring working; changing the whole mapping succeeds",
 	.ref = "kernel/events/core.c perf_mmap_vmops.may_split = perf_mmap_may_split() -> -EINVAL (\"perf/core: Prevent VMA split of buffer mappings\", 6.17, in 6.1.158+ and 6.12.63+); mm/vma.c __split_vma() asks vm_ops->may_split; mprotect(2) EINVAL",
@@ -56,7 +32,7 @@ PERFABI_CASE(
 	EXPECT_ERRNO(mprotect(r.page, psz, PROT_READ), EINVAL);
 	EXPECT_ERRNO(mprotect((char *)r.page + psz * 4, psz, PROT_READ), EINVAL);
 	EXPECT_ERRNO(mprotect((char *)r.page + psz, psz * 2, PROT_NONE), EINVAL);
-	ASSERT_TRUE(vma_at(r.page, &end, perm));
+	ASSERT_TRUE(pa_vma_at(r.page, &end, perm));
 	EXPECT_EQ(end, (uintptr_t)r.page + len);	/* still one vma */
 	EXPECT_EQ(strcmp(perm, "rw-s"), 0);
 
@@ -76,7 +52,7 @@ PERFABI_CASE(
 
 	/* the whole mapping needs no split */
 	EXPECT_OK(mprotect(r.page, len, PROT_READ));
-	ASSERT_TRUE(vma_at(r.page, &end, perm));
+	ASSERT_TRUE(pa_vma_at(r.page, &end, perm));
 	EXPECT_EQ(end, (uintptr_t)r.page + len);
 	EXPECT_EQ(strcmp(perm, "r--s"), 0);
 }

@@ -1,32 +1,11 @@
 #include "perfabi.h"
 
-#include <inttypes.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
 /* "perf/core: Prevent VMA split of buffer mappings" (b024d7b56c77, 6.17,
- * CVE-2025-38563) is in the stable series from the sublevels below (as in
- * partial_munmap_einval.c); elsewhere the version cannot tell, and the old
- * behaviour (a shrunk ring vma) is the refcount leak the fix removed. */
-/* The end of the /proc/self/maps vma that starts at p (0: none). */
-static uintptr_t vma_end(const void *p)
-{
-	char line[512];
-	uintptr_t s, e, end = 0;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		pa_skip("/proc/self/maps: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &s, &e) == 2 && s == (uintptr_t)p) {
-			end = e;
-			break;
-		}
-	}
-	fclose(f);
-	return end;
-}
-
+ * CVE-2025-38563) is in the stable releases pa_since_vma_split_refused()
+ * names; elsewhere the version cannot tell, and the old behaviour (a shrunk ring vma) is the refcount leak the fix removed. */
 PERFABI_CASE(
 	.assertion = "a ring mapping cannot shrink: mremap() to a smaller size (1 + 4 pages to a valid 1 + 2, or to the control page alone), in place or moving, fails with EINVAL, since it would split the vma; the ring stays one whole vma and keeps working",
 	.ref = "kernel/events/core.c perf_mmap_vmops.may_split = perf_mmap_may_split() -> -EINVAL (\"perf/core: Prevent VMA split of buffer mappings\", 6.17, in 6.1.158+ and 6.12.63+); mm/mremap.c shrink -> do_vmi_munmap() -> __split_vma() -> vm_ops->may_split; mremap(2)",
@@ -37,6 +16,7 @@ PERFABI_CASE(
 	size_t psz = (size_t)sysconf(_SC_PAGESIZE), len = psz * 5;
 	const struct perf_event_header *h;
 	struct pa_ring r;
+	uintptr_t end = 0;
 	uint64_t count;
 	int fd, n = 0;
 
@@ -50,7 +30,8 @@ PERFABI_CASE(
 	EXPECT_ERRNO((long)mremap(r.page, len, psz * 3, 0), EINVAL);
 	EXPECT_ERRNO((long)mremap(r.page, len, psz, 0), EINVAL);
 	EXPECT_ERRNO((long)mremap(r.page, len, psz * 3, MREMAP_MAYMOVE), EINVAL);
-	EXPECT_EQ(vma_end(r.page), (uintptr_t)r.page + len);	/* one whole vma */
+	EXPECT_TRUE(pa_vma_at(r.page, &end, NULL));
+	EXPECT_EQ(end, (uintptr_t)r.page + len);	/* one whole vma */
 	EXPECT_EQ(r.page->data_size, (uint64_t)psz * 4);
 
 	pa_touch_pages(1);

@@ -2,12 +2,6 @@
 
 #include <sys/wait.h>
 
-struct comm_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	char comm[];
-};
-
 PERFABI_CASE(
 	.assertion = "attr.comm_exec: the exec() of a task (its only comm change) produces exactly one COMM record, with misc exactly PERF_RECORD_MISC_COMM_EXEC, pid and tid the task's, and the new program's name NUL-padded (24 bytes for \"true\")",
 	.ref = "perf_event_open(2), comm_exec (3.16): \"flag comm events that are due to an exec\" with PERF_RECORD_MISC_COMM_EXEC",
@@ -46,7 +40,7 @@ PERFABI_CASE(
 	/* exec() is the child's only comm change: exactly one COMM record,
 	 * {header, pid, tid, "true\0" padded to 8} = 24 bytes, no trailer */
 	while ((h = pa_ring_find(&r, PERF_RECORD_COMM))) {
-		const struct comm_rec *cr = (const struct comm_rec *)h;
+		const struct pa_comm_rec *cr = (const struct pa_comm_rec *)h;
 
 		if (cr->pid != (uint32_t)child)
 			continue;

@@ -22,22 +22,6 @@
 #define NAME "pa-misc-rename"
 #define MISC_UNUSED (0x1ff8 | PERF_RECORD_MISC_EXT_RESERVED)
 
-struct comm_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	char comm[];
-};
-
-struct mmap2_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t addr, len, pgoff;
-	uint32_t maj, min;
-	uint64_t ino, ino_generation;
-	uint32_t prot, flags;
-	char filename[];
-};
-
 static void child_life(int go)
 {
 	struct timespec ts = { 0, 1000000 };
@@ -127,7 +111,7 @@ PERFABI_CASE(
 			EXPECT_EQ(m, PERF_RECORD_MISC_USER);
 			break;
 		case PERF_RECORD_MMAP2: {
-			const struct mmap2_rec *mr = (const void *)h;
+			const struct pa_mmap2_rec *mr = (const void *)h;
 			bool exec = mr->prot & PROT_EXEC;
 
 			EXPECT_EQ(mode, PERF_RECORD_MISC_USER);
@@ -140,7 +124,7 @@ PERFABI_CASE(
 			break;
 		}
 		case PERF_RECORD_COMM: {
-			const struct comm_rec *cr = (const void *)h;
+			const struct pa_comm_rec *cr = (const void *)h;
 			bool is_exec = !strcmp(cr->comm, "true");
 
 			EXPECT_TRUE(is_exec || !strcmp(cr->comm, NAME));

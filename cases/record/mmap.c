@@ -11,13 +11,6 @@
  * record's addr and len are exactly the call's; the event is attached to
  * that thread, so pid (the process) and tid (the thread) differ.
  */
-struct mmap_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t addr, len, pgoff;
-	char filename[];
-};
-
 static int efd;
 static char *res, *map;
 static size_t psz;
@@ -37,7 +30,7 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	const struct perf_event_header *h;
-	const struct mmap_rec *m;
+	const struct pa_mmap_rec *m;
 	char exe[PATH_MAX];
 	struct pa_thread th;
 	struct pa_ring r;
@@ -61,7 +54,7 @@ PERFABI_CASE(
 	pa_thread_run(&th);
 	ASSERT_TRUE(map == res + psz);
 	while ((h = pa_ring_find(&r, PERF_RECORD_MMAP))) {
-		m = (const struct mmap_rec *)h;
+		m = (const struct pa_mmap_rec *)h;
 		nrec++;
 		EXPECT_EQ(h->misc, PERF_RECORD_MISC_USER);
 		ASSERT_EQ((size_t)h->size, sizeof(*m) + fl);

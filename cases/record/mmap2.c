@@ -5,16 +5,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-struct mmap2_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t addr, len, pgoff;
-	uint32_t maj, min;
-	uint64_t ino, ino_generation;
-	uint32_t prot, flags;
-	char filename[];
-};
-
 PERFABI_CASE(
 	.assertion = "attr.mmap2: an executable file mmap() produces PERF_RECORD_MMAP2 with the file's device major/minor and inode, the mapping's prot and flags, and its filename (no PERF_RECORD_MMAP)",
 	.ref = "perf_event_open(2), mmap2 (3.16): \"generate an extended executable mmap record\"; PERF_RECORD_MMAP2 {pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, filename}",
@@ -25,7 +15,7 @@ PERFABI_CASE(
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	long psz = sysconf(_SC_PAGESIZE);
 	const struct perf_event_header *h;
-	const struct mmap2_rec *m = NULL;
+	const struct pa_mmap2_rec *m = NULL;
 	struct pa_ring r;
 	struct stat st;
 	void *p;
@@ -51,7 +41,7 @@ PERFABI_CASE(
 			plain++;
 		if (h->type != PERF_RECORD_MMAP2)
 			continue;
-		m = (const struct mmap2_rec *)h;
+		m = (const struct pa_mmap2_rec *)h;
 		if (m->addr == (uint64_t)(uintptr_t)p)
 			break;
 	}

@@ -17,16 +17,6 @@
  * prot/flags as mapped, the filename the kernel's d_path() gives (the same
  * as readlink of /proc/self/fd/N: "/memfd:<name> (deleted)").
  */
-struct mmap2_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t addr, len, pgoff;
-	uint32_t maj, min;
-	uint64_t ino, ino_generation;
-	uint32_t prot, flags;
-	char filename[];
-};
-
 struct trailer {
 	uint32_t pid, tid;
 	uint64_t time;
@@ -56,7 +46,7 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	const struct perf_event_header *h;
-	const struct mmap2_rec *m;
+	const struct pa_mmap2_rec *m;
 	const struct trailer *t;
 	char path[64], want[256];
 	union {
@@ -109,7 +99,7 @@ PERFABI_CASE(
 		EXPECT_NE(h->type, (uint32_t)PERF_RECORD_MMAP);
 		if (h->type != PERF_RECORD_MMAP2)
 			continue;
-		m = (const struct mmap2_rec *)h;
+		m = (const struct pa_mmap2_rec *)h;
 		n++;
 		EXPECT_EQ(h->misc, PERF_RECORD_MISC_USER);
 		ASSERT_EQ((size_t)h->size, sizeof(*m) + fl + sizeof(*t));

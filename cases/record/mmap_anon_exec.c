@@ -11,13 +11,6 @@
  * middle of a PROT_NONE reservation, so it cannot merge with a neighbour:
  * the record's addr and len are exactly the page's.
  */
-struct mmap_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t addr, len, pgoff;
-	char filename[];
-};
-
 PERFABI_CASE(
 	.assertion = "attr.mmap: an anonymous mmap() with PROT_EXEC produces one PERF_RECORD_MMAP {pid, tid, addr, len, pgoff, filename} with the mapping's address and length and the filename \"//anon\" (NUL-terminated, the record padded to 8 bytes), from user space",
 	.ref = "perf_event_open(2), mmap: \"enables generation of PERF_RECORD_MMAP samples for every mmap() call that has PROT_EXEC set\"; PERF_RECORD_MMAP; kernel/events/core.c perf_event_mmap_event() (name = \"//anon\")",
@@ -27,7 +20,7 @@ PERFABI_CASE(
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
 	const struct perf_event_header *h;
-	const struct mmap_rec *m;
+	const struct pa_mmap_rec *m;
 	struct pa_ring r;
 	char *res, *p;
 	int fd, n = 0;
@@ -44,7 +37,7 @@ PERFABI_CASE(
 		pa_skip("an executable anonymous mapping is refused here: %s", strerror(errno));
 	ASSERT_TRUE(p == res + psz);
 	while ((h = pa_ring_find(&r, PERF_RECORD_MMAP))) {
-		m = (const struct mmap_rec *)h;
+		m = (const struct pa_mmap_rec *)h;
 		if (m->addr + m->len <= (uint64_t)(uintptr_t)res ||
 		    m->addr >= (uint64_t)(uintptr_t)res + 3 * psz)
 			continue;	/* not in our reservation */

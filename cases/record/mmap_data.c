@@ -10,13 +10,6 @@
  * a PROT_NONE reservation (nothing to merge with). Two events are
  * attached to the thread: mmap alone, and mmap with mmap_data.
  */
-struct mmap_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t addr, len, pgoff;
-	char filename[];
-};
-
 static int efd;
 static char *res, *map;
 static size_t psz;
@@ -36,7 +29,7 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	const struct perf_event_header *h;
-	const struct mmap_rec *m;
+	const struct pa_mmap_rec *m;
 	char exe[PATH_MAX];
 	struct pa_thread th;
 	struct pa_ring r, r2;

@@ -13,6 +13,8 @@
  */
 #include "internal.h"
 
+#include <inttypes.h>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
@@ -479,14 +481,19 @@ int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8])
 
 /* ---- the AUX area ------------------------------------------------------ */
 
+void *pa_ring_try_map_aux(struct pa_ring *r, size_t off, size_t size, int prot)
+{
+	r->page->aux_offset = off;
+	r->page->aux_size = size;
+	return mmap(NULL, size, prot, MAP_SHARED, r->fd, (off_t)off);
+}
+
 void *pa_ring_map_aux(struct pa_ring *r, unsigned aux_pages)
 {
 	size_t psz = pa_page_size(), len = (size_t)aux_pages * psz;
 	void *p;
 
-	r->page->aux_offset = r->map_len;
-	r->page->aux_size = len;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, (off_t)r->map_len);
+	p = pa_ring_try_map_aux(r, r->map_len, len, PROT_READ | PROT_WRITE);
 	if (p == MAP_FAILED) {
 		pa_fail("mmap of the AUX area of fd %d (%u pages at %zu) failed: %s",
 			r->fd, aux_pages, r->map_len, pa_errno_str(errno));
@@ -686,4 +693,27 @@ bool pa_ring_spin_for_data(struct pa_ring *r, int ms)
 		spin++;
 	}
 	return true;
+}
+
+bool pa_vma_at(const void *p, uintptr_t *end, char perm[5])
+{
+	char line[512], pm[5] = "";
+	uintptr_t s, e;
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		pa_skip("/proc/self/maps: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s", &s, &e, pm) == 3 &&
+		    s == (uintptr_t)p) {
+			*end = e;
+			if (perm)
+				memcpy(perm, pm, 5);
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
 }
