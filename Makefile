@@ -17,7 +17,11 @@ LDSTATIC := -static
 COV      ?=
 ifeq ($(COV),1)
 CFLAGS   += --coverage -O0
-LDFLAGS  += --coverage
+# libgcov sets up a lock in fork() once the binary has threads (the harness's
+# pa_thread pulls in pthread_create); in a static link the lock functions
+# (pthread_mutex_init/lock/unlock) must be linked in explicitly, or
+# __gcov_fork() calls address 0
+LDFLAGS  += --coverage -Wl,-u,pthread_mutex_init -Wl,-u,pthread_mutex_lock -Wl,-u,pthread_mutex_unlock
 BUILD    := build-cov
 endif
 

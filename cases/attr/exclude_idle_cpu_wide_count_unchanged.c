@@ -14,12 +14,16 @@
  * the CPU (cpu_clock_event_update()), idle or not. So a CPU-wide counting
  * cpu-clock with exclude_idle counts the whole time it was enabled, like
  * its group leader without the bit (the two are started and stopped one
- * after the other, microseconds apart: 1 ms allowed), and at least the
+ * after the other, microseconds apart natively; under emulation a vCPU
+ * can be held up between them for milliseconds: 1 ms or 2 % of the
+ * window allowed, whichever is more), and at least the
  * wall time between the ENABLE and DISABLE calls. That is only a statement
  * about idle time if the CPU idled: a third member samples every 1 ms
  * without exclude_idle, and a sample in the idle task (pid 0 and tid 0,
  * only the idle task in the initial pid namespace) shows the CPU idled;
- * the case looks at up to 4 CPUs and SKIPs when none idled.
+ * a CPU counts as idled when its idle samples add up to more than twice
+ * the allowance (else excluding that idle time could hide in it); the
+ * case looks at up to 4 CPUs and SKIPs when none idled.
  *
  * bc4394e5e79c (6.16) lost the count of a counting cpu-clock at every
  * DISABLE until f1f96511b1c4 (6.18, stable 6.17.y): XFAIL there.
@@ -66,8 +70,8 @@ PERFABI_CASE(
 	.assertion = "exclude_idle does not reduce a cpu-clock count: a CPU-wide "
 		     "counting cpu-clock with exclude_idle on a CPU that idled "
 		     "counts the whole 200 ms it was enabled (at least the wall time "
-		     "between ENABLE and DISABLE), within 1 ms of its group leader "
-		     "without the bit; where a CPU-wide kernel count is not allowed "
+		     "between ENABLE and DISABLE), within 1 ms or 2 percent of the window "
+		     "of its group leader without the bit; where a CPU-wide kernel count is not allowed "
 		     "the open fails (EACCES)",
 	.ref = "perf_event_open(2), exclude_idle \"If this bit is set, don't count when the CPU "
 	       "is running the idle task\"; kernel/events/core.c "
@@ -90,7 +94,7 @@ PERFABI_CASE(
 	int want = pa_expected_errno(PA_NEED_KERNEL);
 	struct timespec nap = { 0, 200000000 };
 	int cpus[MAX_CPUS], fl[MAX_CPUS], fm[MAX_CPUS], fs[MAX_CPUS], ncpus, idled = 0;
-	uint64_t t0, t1, t2, t3, l, m;
+	uint64_t t0, t1, t2, t3, l, m, tol;
 	struct pa_ring rs[MAX_CPUS];
 	struct stat st;
 
@@ -126,6 +130,7 @@ PERFABI_CASE(
 	for (int i = 0; i < ncpus; i++)
 		ASSERT_OK(ioctl(fl[i], PERF_EVENT_IOC_DISABLE, 0));
 	t3 = mono_ns();
+	tol = (t3 - t0) / 50 > 1000000 ? (t3 - t0) / 50 : 1000000;
 	for (int i = 0; i < ncpus; i++) {
 		int idle = idle_samples(&rs[i]);
 
@@ -135,20 +140,21 @@ PERFABI_CASE(
 			"wall %llu..%llu ns", cpus[i], idle, (unsigned long long)l,
 			(unsigned long long)m, (unsigned long long)(t2 - t1),
 			(unsigned long long)(t3 - t0));
-		idled += idle > 0;
+		/* 1 ms a sample: idle time excluded would exceed the allowance */
+		idled += (uint64_t)idle * 1000000 > 2 * tol;
 		/* the CPU's clock (local_clock) against CLOCK_MONOTONIC:
 		 * under emulation their rates differ by tenths of a percent
 		 * (0.27 % seen under QEMU TCG), so 5 %; the comparison that
 		 * matters is the next, with the leader on the same clock */
 		EXPECT_GE(m, (t2 - t1) - (t2 - t1) / 20);
 		EXPECT_LE(m, (t3 - t0) + (t3 - t0) / 20 + 1000000);
-		EXPECT_LE(m > l ? m - l : l - m, 1000000u);
+		EXPECT_LE(m > l ? m - l : l - m, tol);
 		pa_ring_unmap(&rs[i]);
 		close(fs[i]);
 		close(fm[i]);
 		close(fl[i]);
 	}
 	if (!idled)
-		pa_skip("no watched CPU ran its idle task during the 200 ms: "
-			"nothing that exclude_idle could have left out");
+		pa_skip("no watched CPU ran its idle task long enough during the 200 ms "
+			"(over twice the allowance): nothing exclude_idle could have left out");
 }
