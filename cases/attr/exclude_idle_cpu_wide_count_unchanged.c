@@ -16,8 +16,7 @@
  * its group leader without the bit (the two are started and stopped one
  * after the other, microseconds apart natively; under emulation a vCPU
  * can be held up between them for milliseconds: 1 ms or 2 % of the
- * window allowed, whichever is more), and at least the
- * wall time between the ENABLE and DISABLE calls. That is only a statement
+ * window allowed, whichever is more). That is only a statement
  * about idle time if the CPU idled: a third member samples every 1 ms
  * without exclude_idle, and a sample in the idle task (pid 0 and tid 0,
  * only the idle task in the initial pid namespace) shows the CPU idled;
@@ -69,9 +68,9 @@ static uint64_t mono_ns(void)
 PERFABI_CASE(
 	.assertion = "exclude_idle does not reduce a cpu-clock count: a CPU-wide "
 		     "counting cpu-clock with exclude_idle on a CPU that idled "
-		     "counts the whole 200 ms it was enabled (at least the wall time "
-		     "between ENABLE and DISABLE), within 1 ms or 2 percent of the window "
-		     "of its group leader without the bit; where a CPU-wide kernel count is not allowed "
+		     "counts the whole 200 ms it was enabled: within 1 ms or 2 percent "
+		     "of the window of its group leader without the bit (and of the "
+		     "window's order: half to twice the wall time); where a CPU-wide kernel count is not allowed "
 		     "the open fails (EACCES)",
 	.ref = "perf_event_open(2), exclude_idle \"If this bit is set, don't count when the CPU "
 	       "is running the idle task\"; kernel/events/core.c "
@@ -142,12 +141,14 @@ PERFABI_CASE(
 			(unsigned long long)(t3 - t0));
 		/* 1 ms a sample: idle time excluded would exceed the allowance */
 		idled += (uint64_t)idle * 1000000 > 2 * tol;
-		/* the CPU's clock (local_clock) against CLOCK_MONOTONIC:
-		 * under emulation their rates differ by tenths of a percent
-		 * (0.27 % seen under QEMU TCG), so 5 %; the comparison that
-		 * matters is the next, with the leader on the same clock */
-		EXPECT_GE(m, (t2 - t1) - (t2 - t1) / 20);
-		EXPECT_LE(m, (t3 - t0) + (t3 - t0) / 20 + 1000000);
+		/* the CPU's clock (local_clock) against CLOCK_MONOTONIC: under
+		 * emulation their rates differ (by 0.27 % under QEMU TCG with
+		 * 6.12, by 10 to 20 % with 6.1, whose sched_clock there is not
+		 * the TSC), so this only checks the count is the window's order
+		 * (half to twice it); the comparison that matters is the next,
+		 * with the leader on the same clock */
+		EXPECT_GE(m, (t2 - t1) / 2);
+		EXPECT_LE(m, 2 * (t3 - t0) + 1000000);
 		EXPECT_LE(m > l ? m - l : l - m, tol);
 		pa_ring_unmap(&rs[i]);
 		close(fs[i]);
