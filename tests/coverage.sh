@@ -11,7 +11,10 @@ rm -rf build-cov/obj build-cov/*.info build-cov/abi-check.stamp
 make -s -j"$(nproc)" COV=1 all units
 for t in build-cov/tests/test_*; do [ -x "$t" ] && [ -f "$t" ] || continue; "$t" >/dev/null; done
 prove -Q tests/integration/*.sh
-build-cov/perfabi-run --no-results --identity root >/dev/null || true
+# the suite in its default matrix: the cells that run as uid 65534 write
+# their counts (.gcda) next to the objects too, so let them
+chmod -R a+rwX build-cov/obj
+build-cov/perfabi-run --no-results >/dev/null || true
 lcov -q --capture --directory build-cov/obj --output-file build-cov/harness.info
 lcov -q --extract build-cov/harness.info "$PWD/harness/*" --output-file build-cov/harness.info
 genhtml -q build-cov/harness.info --output-directory build-cov/coverage-html
