@@ -18,14 +18,6 @@
  * excludes "events that happen" in that mode, without an exception for the
  * clocks.
  */
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 PERFABI_CASE(
 	.assertion = "the exclude bits do not filter the task clock's count: a "
 		     "PERF_COUNT_SW_TASK_CLOCK group member with exclude_user, "
@@ -52,11 +44,11 @@ PERFABI_CASE(
 	all.exclude_guest = 1;
 	fl = ASSERT_OPEN(&lead, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	fa = ASSERT_OPEN(&all, 0, -1, fl, PERF_FLAG_FD_CLOEXEC);
-	c0 = thread_ns();
+	c0 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	ASSERT_OK(ioctl(fl, PERF_EVENT_IOC_ENABLE, 0));
 	pa_work_cpu_ms(50);
 	ASSERT_OK(ioctl(fl, PERF_EVENT_IOC_DISABLE, 0));
-	c1 = thread_ns();
+	c1 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	pa_read_u64(fl, &l, 1);
 	pa_read_u64(fa, &a, 1);
 	cpu = c1 - c0;

@@ -57,14 +57,6 @@ static int idle_samples(struct pa_ring *r)
 	return idle;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 PERFABI_CASE(
 	.assertion = "exclude_idle does not reduce a cpu-clock count: a CPU-wide "
 		     "counting cpu-clock with exclude_idle on a CPU that idled "
@@ -119,16 +111,16 @@ PERFABI_CASE(
 		ASSERT_GE(fs[i], 0);
 		pa_ring_map(&rs[i], fs[i], 4);
 	}
-	t0 = mono_ns();
+	t0 = pa_clock_ns(CLOCK_MONOTONIC);
 	for (int i = 0; i < ncpus; i++)
 		ASSERT_OK(ioctl(fl[i], PERF_EVENT_IOC_ENABLE, 0));
-	t1 = mono_ns();
+	t1 = pa_clock_ns(CLOCK_MONOTONIC);
 	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, &nap) == EINTR)
 		;
-	t2 = mono_ns();
+	t2 = pa_clock_ns(CLOCK_MONOTONIC);
 	for (int i = 0; i < ncpus; i++)
 		ASSERT_OK(ioctl(fl[i], PERF_EVENT_IOC_DISABLE, 0));
-	t3 = mono_ns();
+	t3 = pa_clock_ns(CLOCK_MONOTONIC);
 	tol = (t3 - t0) / 50 > 1000000 ? (t3 - t0) / 50 : 1000000;
 	for (int i = 0; i < ncpus; i++) {
 		int idle = idle_samples(&rs[i]);

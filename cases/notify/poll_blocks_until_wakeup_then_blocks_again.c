@@ -28,10 +28,7 @@ static int go[2], done[2];
 
 static uint64_t mono_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+	return pa_clock_ns(CLOCK_MONOTONIC) / 1000000u;
 }
 
 /* Is the parent asleep ('S' in /proc/<ppid>/stat)? */

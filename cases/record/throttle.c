@@ -8,14 +8,6 @@ struct throttle_rec {
 	uint64_t time, id, stream_id;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 PERFABI_CASE(
 	.assertion = "an event that overflows more often than perf_event_max_sample_rate allows per tick is throttled and then unthrottled on a later tick: PERF_RECORD_THROTTLE then PERF_RECORD_UNTHROTTLE {time, id, stream_id}, alternating, each UNTHROTTLE strictly later than its THROTTLE, with id and stream_id the event's id and time read from the event's clock (attr.clockid) between the enable and the read",
 	.ref = "perf_event_open(2), PERF_RECORD_THROTTLE/PERF_RECORD_UNTHROTTLE: \"This record indicates a throttle event ... unthrottle event\" {time, id, stream_id}; kernel/events/core.c perf_log_throttle() (time = perf_event_clock()), __perf_event_account_interrupt() (max_samples_per_tick = DIV_ROUND_UP(max_sample_rate, HZ)), perf_adjust_freq_unthr_context()",
@@ -52,15 +44,15 @@ PERFABI_CASE(
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &id));
 	pa_ring_map(&r, fd, 64);
-	t_open = mono_ns();
+	t_open = pa_clock_ns(CLOCK_MONOTONIC);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	/* spin (generous bound) until both records came */
 	t_end = t_open + 10ULL * 1000000000ULL;
-	while ((!thr || !unthr) && mono_ns() < t_end) {
+	while ((!thr || !unthr) && pa_clock_ns(CLOCK_MONOTONIC) < t_end) {
 		while ((h = pa_ring_next(&r))) {
 			const struct throttle_rec *t = (const void *)h;
 
-			now = mono_ns();
+			now = pa_clock_ns(CLOCK_MONOTONIC);
 			ASSERT_NE(h->type, (uint32_t)PERF_RECORD_LOST);
 			if (h->type != PERF_RECORD_THROTTLE && h->type != PERF_RECORD_UNTHROTTLE)
 				continue;

@@ -3,14 +3,6 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 PERFABI_CASE(
 	.assertion = "PERF_SAMPLE_TIME with use_clockid and clockid CLOCK_MONOTONIC timestamps a sample on that clock: the one sample of one page fault lies between clock_gettime() taken before and after it",
 	.ref = "perf_event_open(2), use_clockid/clockid: \"the clockid to use for time fields\"; PERF_RECORD_SAMPLE time \"If PERF_SAMPLE_TIME is enabled, then a 64-bit timestamp is included\"",
@@ -29,13 +21,13 @@ PERFABI_CASE(
 	attr.clockid = CLOCK_MONOTONIC;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);
-	t0 = mono_ns();				/* fault in the vDSO data first */
+	t0 = pa_clock_ns(CLOCK_MONOTONIC);				/* fault in the vDSO data first */
 	pa_touch_pages(1);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));	/* a no-op, warms up */
 	pa_ring_count(&r, PERF_RECORD_SAMPLE);	/* start from an empty ring */
-	t0 = mono_ns();
+	t0 = pa_clock_ns(CLOCK_MONOTONIC);
 	pa_touch_pages(1);
-	t1 = mono_ns();
+	t1 = pa_clock_ns(CLOCK_MONOTONIC);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	pa_ring_sample(&r, &attr, &s);
 	EXPECT_GE(s.time, t0);
