@@ -165,10 +165,9 @@ judge() {
 	state=$(sed -n 's/^  "state": "\(.*\)",$/\1/p' "$dir/vm.json")
 	detail=$(sed -n 's/^  "detail": "\(.*\)",$/\1/p' "$dir/vm.json")
 	# kernel trouble while booting, before the runner started: no verdict
-	trouble=$(sed -n '1,/^perfabi-vm: starting perfabi-run/p' "$dir/console.log" 2>/dev/null |
-		grep -m1 -E 'Kernel panic|Oops|WARNING:|BUG:|general protection fault' || true)
+	trouble=$(sed -n 's/^  "trouble_before_suite": "\(.*\)",$/\1/p' "$dir/vm.json")
 	if [ -n "$trouble" ]; then
-		VERDICT=125 WHY="the kernel logged trouble while booting, before the case: ${trouble#*] }"
+		VERDICT=125 WHY="the kernel logged trouble while booting, before the case: $trouble"
 		return
 	fi
 	case "$state" in

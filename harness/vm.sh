@@ -663,6 +663,12 @@ for i in "${!k_label[@]}"; do
 	# It is noted in vm.json, not blamed on a case.)
 	trouble=$(sed -n '/^perfabi-vm: starting perfabi-run/,/^perfabi-vm: runner exited/p' "$log" |
 		grep -n -m1 -E "$KTROUBLE" || true)
+	# trouble while booting, before the runner started: no case's doing
+	# either, but a guest that oopsed on the way up judges nothing
+	# (./run.sh bisect reads it)
+	boot_trouble=$(sed -n '1,/^perfabi-vm: starting perfabi-run/p' "$log" |
+		grep -m1 -E "$KTROUBLE" | sed -E 's/^.*\[ *[0-9]+\.[0-9]+\] //' || true)
+	[ -z "$boot_trouble" ] || say "$label: while booting the kernel logged: $boot_trouble"
 	late_trouble=
 	if grep -q '^perfabi-vm: runner exited' "$log"; then
 		late_trouble=$(sed -n '/^perfabi-vm: runner exited/,$p' "$log" |
@@ -744,6 +750,7 @@ for i in "${!k_label[@]}"; do
 		printf '  "cmdline": %s,\n  "runner_args": %s,\n' "$(js "$cmdline")" "$(js "${guest_args[*]}")"
 		printf '  "boot_attempts": %s,\n' "$attempt"
 		printf '  "stopped_by_host": %s,\n' "$stopped"
+		printf '  "trouble_before_suite": %s,\n' "$(js "$boot_trouble")"
 		printf '  "trouble_after_suite": %s,\n' "$(js "$late_trouble")"
 		printf '  "boot_s": %s,\n  "wall_s": %s,\n  "limit_s": %s,\n' "${boot:-null}" "$wall" "$((LIMIT_MIN * 60))"
 		printf '  "guest_paranoid_at_boot": %s,\n' "${guest_paranoid:-null}"
