@@ -895,6 +895,10 @@ bool pa_data_src_is_na(uint64_t data_src);
 /* One byte store of 1 to p: the address of the storing instruction (x86-64,
  * arm64), where a page fault there leaves the sample's ip; 0 elsewhere. */
 uint64_t pa_store_byte(volatile char *p);
+/* One 8-byte store of v to p: the address of the instruction right after
+ * it, where an x86 data breakpoint (a trap) leaves the sample's ip; 0 where
+ * that is not known (not x86-64). */
+uint64_t pa_store_u64_ip_after(volatile uint64_t *p, uint64_t v);
 /* For an inherited event sampled in a thread started later: keep an open
  * non-inherited event (so this task's context is never a clone of the
  * thread's, and the two are never swapped: the thread's records come from

@@ -6,21 +6,6 @@
 
 static volatile uint64_t target __attribute__((aligned(8)));
 
-#if defined(__x86_64__)
-/* One 8-byte store to *p; returns the address of the instruction right
- * after the store (where a data breakpoint's trap leaves the IP). */
-__attribute__((noinline)) static uint64_t store_once(volatile uint64_t *p, uint64_t v)
-{
-	uint64_t after;
-
-	__asm__ volatile("leaq 1f(%%rip), %0\n\t"
-			 "movq %2, (%1)\n"
-			 "1:"
-			 : "=&r"(after) : "r"(p), "r"(v) : "memory");
-	return after;
-}
-#endif
-
 PERFABI_CASE(
 	.assertion = "a write watchpoint sampled on every hit (sample_period 1) writes one PERF_RECORD_SAMPLE per write, PERF_SAMPLE_ADDR is bp_addr, and on x86 (data breakpoints are traps) PERF_SAMPLE_IP is the instruction after the store",
 	.ref = "perf_event_open(2), PERF_SAMPLE_ADDR \"usually the address of a tracepoint, breakpoint, or software event\"; kernel/events/core.c perf_bp_event(): perf_sample_data_init(&sample, bp->attr.bp_addr, 0); Intel SDM vol. 3 17.3.1.2: data breakpoints are traps",
@@ -44,7 +29,7 @@ PERFABI_CASE(
 
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	for (int i = 0; i < N_WRITES; i++)
-		after[i] = store_once(&target, (uint64_t)i);
+		after[i] = pa_store_u64_ip_after(&target, (uint64_t)i);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 
 	while ((h = pa_ring_next(&r))) {

@@ -8,24 +8,6 @@ extern char __executable_start[], etext[];
 
 static volatile uint64_t target __attribute__((aligned(8)));
 
-/* One 8-byte store of v to *p; returns the address of the instruction
- * right after it, where an x86 data breakpoint (a trap) leaves the IP; 0
- * where that is not known here. */
-__attribute__((noinline)) static uint64_t store_once(volatile uint64_t *p, uint64_t v)
-{
-	uint64_t after = 0;
-
-#if defined(__x86_64__)
-	__asm__ volatile("leaq 1f(%%rip), %0\n\t"
-			 "movq %2, (%1)\n"
-			 "1:"
-			 : "=&r"(after) : "r"(p), "r"(v) : "memory");
-#else
-	*p = v;
-#endif
-	return after;
-}
-
 static struct {
 	uint64_t ip[N_WRITES], before[N_WRITES], after[N_WRITES];
 } w;
@@ -35,7 +17,7 @@ static void prep(void *arg)
 {
 	(void)arg;
 	(void)pa_clock_ns(CLOCK_MONOTONIC);
-	store_once(&target, 0);		/* fault in the text: not watched yet */
+	pa_store_u64_ip_after(&target, 0);		/* fault in the text: not watched yet */
 }
 
 /* The thread watches its own writes: pid 0 opened in it is this thread. */
@@ -44,7 +26,7 @@ static void work(void *arg)
 	(void)arg;
 	for (int i = 0; i < N_WRITES; i++) {
 		w.before[i] = pa_clock_ns(CLOCK_MONOTONIC);
-		w.ip[i] = store_once(&target, (uint64_t)i + 1);
+		w.ip[i] = pa_store_u64_ip_after(&target, (uint64_t)i + 1);
 		w.after[i] = pa_clock_ns(CLOCK_MONOTONIC);
 	}
 }

@@ -136,6 +136,21 @@ int pa_pin_unswapped(void)
 	return cpu;
 }
 
+__attribute__((noinline)) uint64_t pa_store_u64_ip_after(volatile uint64_t *p, uint64_t v)
+{
+	uint64_t after = 0;
+
+#if defined(__x86_64__)
+	__asm__ volatile("leaq 1f(%%rip), %0\n\t"
+			 "movq %2, (%1)\n"
+			 "1:"
+			 : "=&r"(after) : "r"(p), "r"(v) : "memory");
+#else
+	*p = v;
+#endif
+	return after;
+}
+
 __attribute__((noinline)) long pa_getppid_at(uint64_t *ret_ip)
 {
 #if defined(__x86_64__)
