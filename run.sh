@@ -4,6 +4,7 @@
 #   ./run.sh [runner options] [PATTERN...]     this kernel (builds what is missing)
 #   ./run.sh --vm KERNEL... [-- runner options] Debian or self-built kernels under QEMU
 #   ./run.sh --compare RUN_A RUN_B             what changed between two result sets
+#   ./run.sh --kcov [-- runner options]        kernel/events/ coverage (gcov kernel, QEMU)
 #   ./run.sh kernel build [SOURCE]             a minimal kernel from source
 #   ./run.sh bisect CASE --good A --bad B      the commit that changed CASE
 #   ./run.sh bisect CASE --packages SERIES     ... or the Debian package
@@ -18,6 +19,8 @@ usage() {
 usage: ./run.sh [options] [PATTERN...]
        ./run.sh --vm KERNEL... [-- runner options]
        ./run.sh --compare [--all] RUN_A RUN_B
+       ./run.sh --kcov [--tree SOURCE] [-- runner options]
+       ./run.sh --kcov --compare RUN_A RUN_B
        ./run.sh kernel build|list|clean [...]
        ./run.sh bisect CASE[@CELL] --good REF --bad REF [--tree DIR] [...]
        ./run.sh bisect CASE[@CELL] --packages SERIES [...]
@@ -35,6 +38,11 @@ results.tsv, summary.json) and never overwrites an earlier one.
                    list pass->fail, fail->pass and newly skipped results
                    between two run directories (the results both have;
                    --all also lists the others); exit 1 on a regression
+  --kcov           the lines and functions of the kernel's kernel/events/
+                   the suite reaches: a gcov kernel built from source, booted
+                   under QEMU; lcov/genhtml report in results/<run-id>/kcov/;
+                   --kcov --compare A B: what one run reached and the other
+                   did not; see harness/kcov.sh --help
   kernel build [SOURCE]
                    build a minimal kernel for --vm from Debian's
                    linux-source-6.12/6.1 or a kernel tree (out of tree, in
@@ -80,6 +88,14 @@ case "${1:-}" in
 	shift
 	build
 	exec harness/vm.sh "$@"
+	;;
+--kcov)
+	shift
+	case "${1:-}" in
+	-h|--help|--report|--compare) ;;
+	*) build ;;
+	esac
+	exec harness/kcov.sh "$@"
 	;;
 kernel)
 	shift

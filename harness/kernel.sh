@@ -39,6 +39,9 @@ Options:
   --variant NAME   add fixtures/kernel/NAME.config to the fragment; each
                    variant builds in its own directory. Variants:
                      noacpi  no ACPI/PCI/HPET: the jiffies clocksource
+                     kcov    gcov profiling of kernel/events/ (./run.sh --kcov)
+                   a variant may also have fixtures/kernel/NAME.make: make
+                   variables (NAME=VALUE lines) for the build command line
   --config FILE    one more fragment of your own (repeatable)
   --jobs N         make -jN (default: the number of CPUs)
   -h, --help       this text
@@ -175,6 +178,20 @@ config_failed() {
 
 kmake() { make -C "$SRC_DIR" O="$OUT_DIR" ARCH=x86_64 "$@"; }
 
+# The variant's make variables (fixtures/kernel/VARIANT.make: NAME=VALUE
+# lines, # comments), for the build's command line.
+make_vars() {
+	local f=$FRAGDIR/$VARIANT.make line
+	MAKEVARS=()
+	[ -n "$VARIANT" ] && [ -f "$f" ] || return 0
+	while IFS= read -r line || [ -n "$line" ]; do
+		case "$line" in ''|'#'*) continue ;; esac
+		[[ $line =~ ^[A-Za-z_][A-Za-z0-9_.]*=[^[:space:]]*$ ]] ||
+			die "$f: not a NAME=VALUE make variable: '$line'"
+		MAKEVARS+=("$line")
+	done <"$f"
+}
+
 # ------------------------------------------------------------------ build
 cmd_build() {
 	local source=6.12 t0 log image rel
@@ -220,10 +237,11 @@ cmd_build() {
 		configure
 	fi
 
+	make_vars
 	log=$OUT_DIR/perfabi-build.log
-	say "building bzImage (make -j$JOBS; log: $log)"
+	say "building bzImage (make -j$JOBS${MAKEVARS[0]+ ${MAKEVARS[*]}}; log: $log)"
 	t0=$(now)
-	if ! kmake -j"$JOBS" bzImage >"$log" 2>&1; then
+	if ! kmake -j"$JOBS" "${MAKEVARS[@]+"${MAKEVARS[@]}"}" bzImage >"$log" 2>&1; then
 		say "the build failed after $(took "$t0"); the last compiler lines:"
 		{ grep -E -m 12 '(error|Error [0-9]+|undefined reference)' "$log"; echo '  ...'; tail -n 12 "$log"; } |
 			sed 's/^/  /' >&2

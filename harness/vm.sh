@@ -656,6 +656,13 @@ for i in "${!k_label[@]}"; do
 			[ -f "$out/results.tsv" ] && have_results=1
 	fi
 
+	# other files the guest sent (the gcov counters of ./run.sh --kcov)
+	for name in $(sed -n 's/^===PERFABI-BLOB-BEGIN \([A-Za-z0-9][A-Za-z0-9._-]*\)===$/\1/p' "$log" | sort -u); do
+		sed -n "/^===PERFABI-BLOB-BEGIN ${name//./\\.}===\$/,/^===PERFABI-BLOB-END ${name//./\\.}===\$/p" "$log" |
+			grep -E '^[A-Za-z0-9+/=]+$' | base64 -d >"$out/$name" 2>/dev/null && [ -s "$out/$name" ] ||
+			{ say "$label: the guest's $name did not come back whole"; rm -f "$out/$name"; }
+	done
+
 	# kernel trouble after the suite started
 	# (from its start to the runner's exit: trouble after that, while the
 	# results are dumped over the serial port, is no case's doing: an -rt

@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# perfabi: kernel coverage of kernel/events/ reached by the suite.
+#
+#   harness/kcov.sh [options] [-- runner options and patterns]
+#   harness/kcov.sh --report RUN
+#   harness/kcov.sh --compare RUN_A RUN_B
+#
+# See usage() below. ./run.sh --kcov calls it.
+set -uo pipefail
+CALLER_CWD=${PERFABI_CALLER_CWD:-$PWD}
+cd "$(dirname "$0")/.." || exit 2
+REPO=$PWD
+GROUPS_FILE=$REPO/fixtures/kernel/kcov-groups.tsv
+
+usage() {
+	cat <<'USAGE'
+usage: ./run.sh --kcov [--tree SOURCE] [--run-id ID] [--results DIR]
+                       [--timeout MIN] [-- runner options and patterns]
+       ./run.sh --kcov --report RUN
+       ./run.sh --kcov --compare RUN_A RUN_B
+
+Builds (once; later incrementally) a minimal kernel whose kernel/events/
+is compiled with gcov profiling (./run.sh kernel build --variant kcov),
+boots it under QEMU, takes the counters right after boot (the baseline),
+runs the suite (the default matrix, or what the runner options say) and
+takes them again, then runs lcov and genhtml against the build tree.
+
+Results in results/<run-id>/kcov/:
+  html/index.html     genhtml's report of the suite's run (with the
+                      boot-only baseline as genhtml's baseline)
+  suite.info, baseline.info   the lcov tracefiles
+  summary.json        lines and functions per file, suite and baseline,
+                      and the functions never entered with their group
+  table.txt           the table printed at the end
+  unentered.txt       the functions of kernel/events/*.c never entered,
+                      grouped, each marked reachable without a hardware
+                      PMU or not, with the reason
+                      (fixtures/kernel/kcov-groups.tsv classifies them)
+The guest's own results are in results/<run-id>/<kernel>/ as for --vm.
+
+  --tree SOURCE     6.12 (default) or 6.1: Debian's linux-source; or a
+                    kernel tree directory (only read: built out of tree)
+  --run-id ID       the run directory's name (default: the time)
+  --results DIR     parent of the run directory (default results)
+  --timeout MIN     the VM's wall-clock limit in minutes (default 40)
+  --report RUN      only redo the lcov/genhtml step of an earlier run
+  --compare A B     the lines and functions of kernel/events/ that one
+                    run reached and the other did not (runs of the same
+                    kernel build), by function
+  -h, --help        this text
+
+RUN is a run directory (results/<run-id>) or its kcov/ directory.
+Exit status: 0 done, 1 the suite failed or the guest broke (the coverage
+is still reported when counters came back), 2 bad usage or setup.
+USAGE
+}
+
+die() { echo "kcov.sh: $*" >&2; exit 2; }
+say() { echo "kcov.sh: $*" >&2; }
+
+need_lcov() {
+	command -v lcov >/dev/null && command -v genhtml >/dev/null && command -v gcov >/dev/null && return 0
+	[ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null ||
+		die "lcov and gcov are needed: sudo apt-get install -y lcov gcc"
+	say "installing lcov (apt-get)"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q lcov >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q lcov >/dev/null 2>&1; } ||
+		die "could not install lcov; run: apt-get update && apt-get install -y lcov"
+}
+
+abspath() { # a path as the caller meant it
+	case "$1" in /*) echo "$1" ;; *) echo "$CALLER_CWD/$1" ;; esac
+}
+
+# RUN (results/<id> or results/<id>/kcov) -> KDIR (its kcov/ directory)
+kcov_dir() {
+	local d
+	d=$(abspath "$1")
+	[ -d "$d" ] || d=$1
+	[ -d "$d" ] || die "no run directory '$1'"
+	[ -f "$d/suite.info" ] && { KDIR=$(cd "$d" && pwd); return; }
+	[ -f "$d/kcov/suite.info" ] && { KDIR=$(cd "$d/kcov" && pwd); return; }
+	die "'$1' has no kernel coverage (no suite.info or kcov/suite.info): not a ./run.sh --kcov run"
+}
+
+# ------------------------------------------------------------------ report
+# gcda blob (tar.gz from the guest) + build directory -> lcov tracefile
+capture() { # blob outdir name
+	local blob=$1 bdir=$2 name=$3 stage=$WORK/$3 ev f rel
+	mkdir -p "$stage"
+	tar -xzf "$blob" -C "$stage" 2>/dev/null || { say "cannot unpack $blob"; return 1; }
+	# the guest's path is the build directory's: keep kernel/events/
+	ev=$(find "$stage" -path '*/kernel/events/*.gcda' -print -quit)
+	[ -n "$ev" ] || { say "$blob has no kernel/events/ counters (was the kernel built with the kcov variant?)"; return 1; }
+	ev=$(dirname "$ev")
+	for f in "$ev"/*.gcda; do
+		rel=kernel/events/$(basename "$f" .gcda)
+		[ -f "$bdir/$rel.gcno" ] || { say "no $bdir/$rel.gcno: the build directory does not match the image"; return 1; }
+		cp "$bdir/$rel.gcno" "$ev/"
+	done
+	if ! lcov -q --capture --rc lcov_branch_coverage=0 --directory "$ev" \
+	     --base-directory "$bdir" --test-name "$name" --output-file "$WORK/$name.all" \
+	     >"$WORK/$name.lcov.log" 2>&1; then
+		say "lcov failed on the $name counters:"
+		tail -n 5 "$WORK/$name.lcov.log" | sed 's/^/  /' >&2
+		return 1
+	fi
+	if grep -q 'stamp mismatch' "$WORK/$name.lcov.log"; then
+		say "the $name counters are not from this build of $bdir (it was rebuilt since the run)"
+		return 1
+	fi
+	lcov -q --extract "$WORK/$name.all" '*/kernel/events/*' --output-file "$KDIR/$name.info" \
+		>>"$WORK/$name.lcov.log" 2>&1
+}
+
+# tracefile -> "file LF LH FNF FNH" per source file of kernel/events/
+per_file() {
+	awk '
+	/^SF:/ { f = substr($0, 4); sub(/.*\/kernel\/events\//, "", f) }
+	/^LF:/ { lf[f] += substr($0, 4) } /^LH:/ { lh[f] += substr($0, 4) }
+	/^FNF:/ { fnf[f] += substr($0, 5) } /^FNH:/ { fnh[f] += substr($0, 5) }
+	END { for (f in lf) print f, lf[f], lh[f], fnf[f] + 0, fnh[f] + 0 }' "$1" | sort
+}
+
+# tracefile -> "file function" for each function of a .c file never entered
+unentered() {
+	awk '
+	/^SF:/ { f = substr($0, 4); sub(/.*\/kernel\/events\//, "", f) }
+	/^FNDA:/ { split(substr($0, 6), a, ","); if (f ~ /\.c$/ && a[1] == 0) print f, a[2] }' "$1" | sort -u
+}
+
+# "file function" lines -> "file function group reach reason" (tab separated)
+classify() {
+	awk -F'\t' -v rules="$GROUPS_FILE" '
+	BEGIN {
+		while ((getline l < rules) > 0) {
+			if (l ~ /^#/ || l ~ /^[ \t]*$/) continue
+			split(l, r, "\t")
+			n++; pat[n] = r[1]; grp[n] = r[2]; reach[n] = r[3]; why[n] = r[4]
+		}
+	}
+	{
+		split($0, w, " "); file = w[1]; fn = w[2]
+		g = "unclassified"; re = "?"; y = "not classified yet (add a rule to fixtures/kernel/kcov-groups.tsv)"
+		for (i = 1; i <= n; i++) if (fn ~ ("^(" pat[i] ")$")) { g = grp[i]; re = reach[i]; y = why[i]; break }
+		printf "%s\t%s\t%s\t%s\t%s\n", file, fn, g, re, y
+	}'
+}
+
+pct() { awk -v h="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.1f", 100 * h / t; else printf "-" }'; }
+
+js() {
+	local s=$1
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\t'/\\t}
+	s=${s//$'\n'/\\n}
+	printf '"%s"' "$s"
+}
+
+# the table, summary.json and unentered.txt of KDIR from its tracefiles
+summarise() {
+	local label=$1 release=$2 f lf lh fnf fnh blf blh bfnf bfnh first tl=0 th=0 tf=0 tfh=0 bl=0 bh=0 bf=0 bfh=0
+	per_file "$KDIR/suite.info" >"$WORK/suite.files"
+	per_file "$KDIR/baseline.info" >"$WORK/baseline.files"
+	unentered "$KDIR/suite.info" | classify >"$WORK/unentered.tsv"
+	{
+		printf 'kernel/events/ coverage: %s (%s)\n' "$label" "$release"
+		printf '%-18s %24s  %24s   %s\n' "" "lines: suite (boot only)" "functions: suite (boot)" ""
+		while read -r f lf lh fnf fnh; do
+			read -r blf blh bfnf bfnh < <(awk -v f="$f" '$1 == f { print $2, $3, $4, $5 }' "$WORK/baseline.files")
+			printf '%-18s %6s%% %5d/%-5d (%5s%%)  %6s%% %4d/%-4d (%5s%%)\n' "$f" \
+				"$(pct "$lh" "$lf")" "$lh" "$lf" "$(pct "${blh:-0}" "$lf")" \
+				"$(pct "$fnh" "$fnf")" "$fnh" "$fnf" "$(pct "${bfnh:-0}" "$fnf")"
+			tl=$((tl + lf)) th=$((th + lh)) tf=$((tf + fnf)) tfh=$((tfh + fnh))
+			bl=$((bl + ${blf:-0})) bh=$((bh + ${blh:-0})) bf=$((bf + ${bfnf:-0})) bfh=$((bfh + ${bfnh:-0}))
+		done <"$WORK/suite.files"
+		printf '%-18s %6s%% %5d/%-5d (%5s%%)  %6s%% %4d/%-4d (%5s%%)\n' "total" \
+			"$(pct "$th" "$tl")" "$th" "$tl" "$(pct "$bh" "$tl")" "$(pct "$tfh" "$tf")" "$tfh" "$tf" "$(pct "$bfh" "$tf")"
+		printf '\nfunctions of kernel/events/*.c never entered: %d (%d reachable without a hardware PMU, %d not, %d unclassified)\n' \
+			"$(wc -l <"$WORK/unentered.tsv")" \
+			"$(awk -F'\t' '$4 == "yes"' "$WORK/unentered.tsv" | wc -l)" \
+			"$(awk -F'\t' '$4 == "no"' "$WORK/unentered.tsv" | wc -l)" \
+			"$(awk -F'\t' '$4 == "?"' "$WORK/unentered.tsv" | wc -l)"
+	} >"$KDIR/table.txt"
+
+	# unentered.txt: by group, the reachable ones first
+	awk -F'\t' '
+	{ key = ($4 == "yes" ? 0 : $4 == "?" ? 1 : 2) "\t" $3; n[key]++; fns[key] = fns[key] "  " $2 " (" $1 ")\n"; why[key] = $5; re[key] = $4 }
+	END {
+		for (k in n) print k
+	}' "$WORK/unentered.tsv" | sort | while IFS=$'\t' read -r _ g; do
+		awk -F'\t' -v g="$g" '$3 == g' "$WORK/unentered.tsv" >"$WORK/g"
+		r=$(head -n1 "$WORK/g" | cut -f4)
+		case "$r" in yes) r="reachable without a hardware PMU" ;; no) r="needs hardware or is out of the suite's reach" ;; *) r="not classified" ;; esac
+		printf '%s: %d, %s: %s\n' "$g" "$(wc -l <"$WORK/g")" "$r" "$(head -n1 "$WORK/g" | cut -f5)"
+		awk -F'\t' '{ printf "  %s (%s)\n", $2, $1 }' "$WORK/g"
+	done >"$KDIR/unentered.txt"
+
+	{
+		printf '{\n  "perfabi_kcov": 1,\n  "kernel": %s,\n  "release": %s,\n' "$(js "$label")" "$(js "$release")"
+		printf '  "total": {"lines": %d, "lines_hit": %d, "functions": %d, "functions_hit": %d,\n' "$tl" "$th" "$tf" "$tfh"
+		printf '            "baseline_lines_hit": %d, "baseline_functions_hit": %d},\n' "$bh" "$bfh"
+		printf '  "files": ['
+		first=1
+		while read -r f lf lh fnf fnh; do
+			read -r blf blh bfnf bfnh < <(awk -v f="$f" '$1 == f { print $2, $3, $4, $5 }' "$WORK/baseline.files")
+			[ $first = 1 ] || printf ','
+			first=0
+			printf '\n    {"file": %s, "lines": %d, "lines_hit": %d, "functions": %d, "functions_hit": %d, "baseline_lines_hit": %d, "baseline_functions_hit": %d}' \
+				"$(js "kernel/events/$f")" "$lf" "$lh" "$fnf" "$fnh" "${blh:-0}" "${bfnh:-0}"
+		done <"$WORK/suite.files"
+		printf '\n  ],\n  "unentered": ['
+		first=1
+		while IFS=$'\t' read -r f fn g r y; do
+			[ $first = 1 ] || printf ','
+			first=0
+			case "$r" in yes) r=true ;; no) r=false ;; *) r=null ;; esac
+			printf '\n    {"file": %s, "function": %s, "group": %s, "reachable_without_hw_pmu": %s, "reason": %s}' \
+				"$(js "kernel/events/$f")" "$(js "$fn")" "$(js "$g")" "$r" "$(js "$y")"
+		done <"$WORK/unentered.tsv"
+		printf '\n  ]\n}\n'
+	} >"$KDIR/summary.json"
+}
+
+# KDIR from the kernel result directory next to it
+cmd_report() {
+	local run=$1 kres image bdir label release srcdir
+	run=$(abspath "$run")
+	[ -d "$run" ] || run=$1
+	[ -d "$run" ] || die "no run directory '$1'"
+	[ "$(basename "$run")" = kcov ] && run=$(dirname "$run")
+	kres=$(dirname "$(ls -1 "$run"/*/kcov-suite.tar.gz 2>/dev/null | head -n1)")
+	[ -n "$kres" ] && [ -f "$kres/kcov-suite.tar.gz" ] ||
+		die "'$1' has no gcov counters from a guest (no <kernel>/kcov-suite.tar.gz)"
+	[ -f "$kres/kcov-baseline.tar.gz" ] || die "$kres has the suite's counters but no baseline (kcov-baseline.tar.gz)"
+	image=$(sed -n 's/^  "image": "\(.*\)",$/\1/p' "$kres/vm.json" 2>/dev/null)
+	[ -n "$image" ] && [ -f "$image" ] || die "$kres/vm.json names no kernel image that still exists"
+	bdir=$(cd "$(dirname "$image")/../../.." && pwd)
+	[ -f "$bdir/kernel/events/core.gcno" ] || die "$bdir is not a kcov build (no kernel/events/core.gcno)"
+	label=$(basename "$kres")
+	release=$(sed -n 's/^  "release": "\(.*\)",$/\1/p' "$kres/vm.json")
+	KDIR=$run/kcov
+	mkdir -p "$KDIR" || die "cannot create $KDIR"
+	need_lcov
+	say "lcov: the counters of $label against $bdir"
+	capture "$kres/kcov-baseline.tar.gz" "$bdir" baseline || return 2
+	capture "$kres/kcov-suite.tar.gz" "$bdir" suite || return 2
+	summarise "$label" "$release"
+	rm -rf "$KDIR/html"
+	srcdir=$(sed -n 's/^SF:\(.*\)\/kernel\/events\/core\.c$/\1/p' "$KDIR/suite.info" | head -n1)
+	if ! genhtml -q --rc lcov_branch_coverage=0 --baseline-file "$KDIR/baseline.info" \
+	     --title "perfabi: kernel/events/ reached by the suite ($label, $release)" \
+	     --prefix "$srcdir" --legend --show-details \
+	     --output-directory "$KDIR/html" "$KDIR/suite.info" >"$WORK/genhtml.log" 2>&1; then
+		say "genhtml failed:"
+		tail -n 5 "$WORK/genhtml.log" | sed 's/^/  /' >&2
+		return 2
+	fi
+	cat "$KDIR/table.txt"
+	echo "# report: $KDIR/html/index.html; unentered functions by group: $KDIR/unentered.txt"
+}
+
+# ------------------------------------------------------------------ compare
+# "file line function" for each instrumented line reached (hits > 0)
+reached() {
+	awk '
+	/^SF:/ { f = substr($0, 4); sub(/.*\/kernel\/events\//, "", f); nf = 0 }
+	/^FN:/ { split(substr($0, 4), a, ","); nf++; fl[nf] = a[1] + 0; fnm[nf] = a[2] }
+	/^DA:/ {
+		split(substr($0, 4), a, ","); if (a[2] + 0 == 0) next
+		best = "?"; bl = 0
+		for (i = 1; i <= nf; i++) if (fl[i] <= a[1] && fl[i] >= bl) { bl = fl[i]; best = fnm[i] }
+		print f, a[1], best
+	}' "$1" | sort -u
+}
+
+cmd_compare() {
+	local a b ka kb n
+	[ $# -eq 2 ] || die "--compare needs two runs: RUN_A RUN_B"
+	kcov_dir "$1"; ka=$KDIR
+	kcov_dir "$2"; kb=$KDIR
+	if ! cmp -s <(grep -E '^(SF|FN):' "$ka/suite.info" | sed 's|^SF:.*/kernel/events/|SF:|') \
+	            <(grep -E '^(SF|FN):' "$kb/suite.info" | sed 's|^SF:.*/kernel/events/|SF:|'); then
+		say "warning: the two runs are of different kernel sources (functions differ): line numbers may not correspond"
+	fi
+	reached "$ka/suite.info" >"$WORK/a"
+	reached "$kb/suite.info" >"$WORK/b"
+	a=$(wc -l <"$WORK/a") b=$(wc -l <"$WORK/b")
+	echo "# kernel/events/ lines reached: A $a ($1), B $b ($2)"
+	for side in A B; do
+		if [ $side = A ]; then comm -23 "$WORK/a" "$WORK/b"; else comm -13 "$WORK/a" "$WORK/b"; fi >"$WORK/only"
+		n=$(wc -l <"$WORK/only")
+		echo "# reached by $side only: $n lines"
+		awk '{ k = $1 " " $3; c[k]++; if (!(k in lo)) lo[k] = $2; hi[k] = $2 }
+		     END { for (k in c) { split(k, w, " "); printf "%s\t%s\t%d\t%d-%d\n", w[1], w[2], c[k], lo[k], hi[k] } }' "$WORK/only" |
+			sort -t$'\t' -k3,3nr -k1,1 -k2,2 | awk -F'\t' '{ printf "  %-16s %-40s %4d line(s) %s\n", $1, $2, $3, $4 }'
+	done
+}
+
+# ------------------------------------------------------------------ run
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/perfabi-kcov.XXXXXX") || die "cannot create a work directory"
+trap 'rm -rf "$WORK"' EXIT
+trap 'say "interrupted"; exit 130' INT
+trap 'say "interrupted"; exit 143' TERM
+
+TREE=6.12 RUN_ID='' RESULTS=results LIMIT=40 runner_args=()
+case "${1:-}" in
+-h|--help) usage; exit 0 ;;
+--report)
+	[ $# -eq 2 ] || die "--report needs one run directory"
+	cmd_report "$2"
+	exit $?
+	;;
+--compare)
+	shift
+	cmd_compare "$@"
+	exit $?
+	;;
+esac
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h|--help) usage; exit 0 ;;
+	--) shift; runner_args=("$@"); break ;;
+	--tree|--run-id|--results|--timeout)
+		[ $# -ge 2 ] || die "option '$1' needs an argument"
+		case "$1" in
+		--tree) TREE=$2 ;;
+		--run-id) RUN_ID=$2 ;;
+		--results) RESULTS=$2 ;;
+		--timeout) LIMIT=$2 ;;
+		esac
+		shift 2 ;;
+	--tree=*|--run-id=*|--results=*|--timeout=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+	--report|--compare) die "'$1' comes first: ./run.sh --kcov $1 ..." ;;
+	*) die "unknown argument '$1' (runner options and patterns go after '--'; try --help)" ;;
+	esac
+done
+case "$TREE" in
+6.1|6.12) ;;
+*) TREE=$(abspath "$TREE")
+   [ -d "$TREE/kernel/events" ] || die "bad --tree '$TREE': 6.12, 6.1 or a kernel tree directory" ;;
+esac
+[[ $LIMIT =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$LIMIT': minutes, a positive integer"
+if [ -z "$RUN_ID" ]; then
+	RUN_ID=$(date +%Y%m%d-%H%M%S)-kcov
+	while [ -e "$RESULTS/$RUN_ID" ]; do RUN_ID=$RUN_ID-2; done
+fi
+[[ $RUN_ID =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] || die "bad --run-id '$RUN_ID': a plain directory name is needed"
+[ -e "$RESULTS/$RUN_ID" ] && die "$RESULTS/$RUN_ID exists: run ids are never reused"
+need_lcov
+
+t0=$(date +%s)
+say "kernel/events/ coverage of the suite: kernel build:$TREE:kcov, run $RESULTS/$RUN_ID"
+harness/vm.sh --timeout "$LIMIT" --append perfabi.kcov=1 --results "$RESULTS" --run-id "$RUN_ID" \
+	"build:$TREE:kcov" -- "${runner_args[@]+"${runner_args[@]}"}"
+vrc=$?
+[ $vrc -le 1 ] || exit $vrc
+if ! ls "$RESULTS/$RUN_ID"/*/kcov-suite.tar.gz >/dev/null 2>&1; then
+	say "no counters came back from the guest (see $RESULTS/$RUN_ID/*/console.log)"
+	exit 1
+fi
+cmd_report "$RESULTS/$RUN_ID" || exit $?
+say "wall time $(( $(date +%s) - t0 )) s"
+exit $vrc
