@@ -353,7 +353,8 @@ need_lcov
 
 t0=$(date +%s)
 say "kernel/events/ coverage of the suite: kernel build:$TREE:kcov, run $RESULTS/$RUN_ID"
-harness/vm.sh --timeout "$LIMIT" --append perfabi.kcov=1 --results "$RESULTS" --run-id "$RUN_ID" \
+# one CPU more possible than present: the cases about an offline CPU run
+harness/vm.sh --timeout "$LIMIT" --smp 2,maxcpus=3 --append perfabi.kcov=1 --results "$RESULTS" --run-id "$RUN_ID" \
 	"build:$TREE:kcov" -- "${runner_args[@]+"${runner_args[@]}"}"
 vrc=$?
 [ $vrc -le 1 ] || exit $vrc

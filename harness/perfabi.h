@@ -206,6 +206,16 @@ const char *pa_fixture(const char *name);
 int pa_sysctl_write(const char *name, const char *value);
 int pa_sysctl_read(const char *name, char *buf, size_t len);
 long pa_sysctl_long(const char *name);	/* LONG_MIN when unreadable */
+/* CPU hotplug (root): pa_hotplug_cpu() is the highest online CPU but cpu0
+ * with a sysfs `online` knob (skips when there is none); pa_cpu_offline()
+ * writes 0 there through pa_sysctl_write, so the CPU is put back online
+ * whatever happens (skips when the kernel refuses); pa_cpu_online() puts
+ * it back now. */
+int pa_hotplug_cpu(void);
+void pa_cpu_offline(int cpu);
+void pa_cpu_online(int cpu);
+/* Sleep until CLOCK_MONOTONIC advanced by ms (signals do not cut it short). */
+void pa_sleep_ms(int ms);
 
 /* ---- overflow signals (harness/lib/signals.c) ---------------------- */
 #include <signal.h>

@@ -55,7 +55,8 @@ Options:
   --timeout-scale X   the runner's case timeout scale (default 4 under
                       TCG, 1 under KVM)
   --memory SIZE       guest memory (default 2G)
-  --smp N             guest CPUs (default 2)
+  --smp N[,maxcpus=M] guest CPUs (default 2); with maxcpus, M - N more
+                      CPUs are possible but not present (offline)
   --append ARGS       more kernel command line
   --results DIR       parent of the run directory (default results)
   --run-id ID         name of the run directory (default: the time)
@@ -119,7 +120,10 @@ done
 [[ $LIMIT_MIN =~ ^[0-9]+$ ]] && [ "$LIMIT_MIN" -gt 0 ] || die "bad --timeout '$LIMIT_MIN': minutes, a positive integer"
 case "$ACCEL" in auto|kvm|tcg) ;; *) die "bad --accel '$ACCEL': auto, kvm or tcg" ;; esac
 [ -z "$SCALE" ] || [[ $SCALE =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "bad --timeout-scale '$SCALE'"
-[[ $SMP =~ ^[0-9]+$ ]] || die "bad --smp '$SMP'"
+[[ $SMP =~ ^[1-9][0-9]*(,maxcpus=[1-9][0-9]*)?$ ]] || die "bad --smp '$SMP': N or N,maxcpus=M"
+if [[ $SMP == *,maxcpus=* ]] && [ "${SMP#*maxcpus=}" -lt "${SMP%%,*}" ]; then
+	die "bad --smp '$SMP': maxcpus is less than the CPUs"
+fi
 if [ -n "$RUN_ID" ]; then
 	[[ $RUN_ID =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] || die "bad --run-id '$RUN_ID': a plain directory name is needed"
 fi
@@ -753,7 +757,8 @@ for i in "${!k_label[@]}"; do
 		printf '{\n  "kernel": %s,\n' "$(js "$label")"
 		printf '  "package": %s,\n  "package_version": %s,\n' "$(js "$pkg")" "$(js "$ver")"
 		printf '  "image": %s,\n  "release": %s,\n' "$(js "$IMAGE")" "$(js "$release")"
-		printf '  "accelerator": %s,\n  "cpus": %s,\n  "memory": %s,\n' "$(js "$accel_done")" "$SMP" "$(js "$MEM")"
+		printf '  "accelerator": %s,\n  "cpus": %s,\n  "max_cpus": %s,\n  "memory": %s,\n' "$(js "$accel_done")" \
+			"${SMP%%,*}" "$([[ $SMP == *maxcpus=* ]] && echo "${SMP#*maxcpus=}" || echo "${SMP%%,*}")" "$(js "$MEM")"
 		printf '  "cmdline": %s,\n  "runner_args": %s,\n' "$(js "$cmdline")" "$(js "${guest_args[*]}")"
 		printf '  "boot_attempts": %s,\n' "$attempt"
 		printf '  "stopped_by_host": %s,\n' "$stopped"

@@ -457,6 +457,13 @@ int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8])
 	memset(&la, 0, sizeof(la));
 	la.l = a;
 	fd = (int)syscall(SYS_bpf, 5 /* BPF_PROG_LOAD */, &la, sizeof(la));
+	if (fd < 0 && errno == EINVAL) {
+		/* a kernel without networking has no socket filters: the
+		 * same two instructions as a tracepoint program (the tag is
+		 * a hash of the instructions, so it does not change) */
+		la.l.prog_type = 5;	/* BPF_PROG_TYPE_TRACEPOINT */
+		fd = (int)syscall(SYS_bpf, 5 /* BPF_PROG_LOAD */, &la, sizeof(la));
+	}
 	if (fd < 0)
 		return -errno;
 	memset(&info, 0, sizeof(info));
