@@ -537,6 +537,13 @@ int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8]);
  * PERF_EVENT_IOC_SET_BPF): its fd, with its id; SKIP where this kernel or
  * context cannot load one. */
 int pa_bpf_load_tracepoint(int ret, uint32_t *id);
+/* bpf(2) with a zeroed 128-byte attr (cmd by number) */
+long pa_sys_bpf(int cmd, void *attr);
+/* "r0 = ret; exit" as a BPF_PROG_TYPE_PERF_EVENT program (skips when it
+ * cannot be loaded), and the times a program ran (bpf_prog_info.run_cnt:
+ * counted while a BPF_ENABLE_STATS fd is held) */
+int pa_bpf_load_perf_event(int ret);
+uint64_t pa_bpf_run_cnt(int prog);
 /* Records a BPF program load left in r (consumed first, so only the
  * load's count): KSYMBOL and BPF_EVENT records, and of the latter those of
  * type PERF_BPF_EVENT_PROG_LOAD (1) naming the loaded program. SKIP when

@@ -25,7 +25,7 @@ static void te_prep(void *p)
 		te->failed = "PERF_EVENT_IOC_ID";
 		return;
 	}
-	te->err = pa_ring_try_map(&te->r, te->fd, te->pages);
+	te->err = -pa_ring_try_map(&te->r, te->fd, te->pages);	/* 0 or -errno */
 	if (te->err) {
 		te->failed = "mapping the ring";
 		return;

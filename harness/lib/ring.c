@@ -627,6 +627,52 @@ int pa_bpf_load_tracepoint(int ret, uint32_t *id)
 	return fd;
 }
 
+/* ---- BPF_PROG_TYPE_PERF_EVENT programs, for SET_BPF and BPF links ------ */
+
+long pa_sys_bpf(int cmd, void *attr)
+{
+	return syscall(SYS_bpf, cmd, attr, 128);
+}
+
+int pa_bpf_load_perf_event(int ret)
+{
+	uint64_t insns[2] = { 0xb7 | (uint64_t)(uint32_t)ret << 32, 0x95 };
+	union {
+		struct { uint32_t prog_type, insn_cnt; uint64_t insns, license; } l;
+		uint8_t pad[128];
+	} a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.l.prog_type = 7;
+	a.l.insn_cnt = 2;
+	a.l.insns = (uint64_t)(uintptr_t)insns;
+	a.l.license = (uint64_t)(uintptr_t)"GPL";
+	fd = (int)pa_sys_bpf(5 /* BPF_PROG_LOAD */, &a);
+	if (fd < 0)
+		pa_skip("cannot load a BPF_PROG_TYPE_PERF_EVENT program: %s",
+			pa_errno_name(errno));
+	return fd;
+}
+
+/* bpf_prog_info.run_cnt is at byte 200 */
+uint64_t pa_bpf_run_cnt(int prog)
+{
+	uint64_t info[26];
+	union {
+		struct { uint32_t bpf_fd, info_len; uint64_t info; } i;
+		uint8_t pad[128];
+	} a;
+
+	memset(info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.i.bpf_fd = (uint32_t)prog;
+	a.i.info_len = sizeof(info);
+	a.i.info = (uint64_t)(uintptr_t)info;
+	ASSERT_OK(pa_sys_bpf(15 /* BPF_OBJ_GET_INFO_BY_FD */, &a));
+	return info[25];
+}
+
 /* ---- wakeup edges: the ring filled one record at a time ---------------- */
 
 short pa_poll_now(int fd)

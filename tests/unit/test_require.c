@@ -102,6 +102,32 @@ static void hardware(void **state)
 	assert_int_equal(pa_context_pmu_type(&ctx, "msr"), -1);
 }
 
+/* Every capability a case may ask for is named; any other by number. */
+static void capability_names(void **state)
+{
+	static const struct { int cap; const char *name; } t[] = {
+		{ PA_CAP_KILL, "CAP_KILL" }, { PA_CAP_SETUID, "CAP_SETUID" },
+		{ PA_CAP_IPC_LOCK, "CAP_IPC_LOCK" }, { PA_CAP_SYS_PTRACE, "CAP_SYS_PTRACE" },
+		{ PA_CAP_SYSLOG, "CAP_SYSLOG" }, { 1, "a capability" },
+	};
+	char want[80];
+	int lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(want, sizeof(want), "needs %s in the effective set", t[i].name);
+		assert_string_equal(unmet((struct pa_case){ .caps = PA_CAP(t[i].cap) }), want);
+	}
+	assert_string_equal(unmet((struct pa_case){ .max_kernel = "later" }),
+			    "bad max_kernel 'later' in the case");
+	/* version and range parsing refuse what is not one */
+	assert_int_equal(pa_range_parse("1..x", &lo, &hi), -1);
+	assert_int_equal(pa_range_parse("x..1", &lo, &hi), -1);
+	assert_int_equal(pa_range_parse("..", &lo, &hi), 0);
+	assert_int_equal(pa_kver_parse("6.", &(struct pa_kver){ 0 }), -1);
+	assert_int_equal(pa_kver_parse("6.999999999", &(struct pa_kver){ 0 }), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +136,7 @@ int main(void)
 		cmocka_unit_test_setup(identity, setup),
 		cmocka_unit_test_setup(paranoid_ranges, setup),
 		cmocka_unit_test_setup(hardware, setup),
+		cmocka_unit_test_setup(capability_names, setup),
 	};
 	return cmocka_run_group_tests_name("requirements", tests, NULL, NULL);
 }

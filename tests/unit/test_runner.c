@@ -258,12 +258,67 @@ static void unprivileged_runner_plans_skips(void **state)
 	free(p.jobs);
 }
 
+/* Every option that takes an argument says so when it has none, and the
+ * lists have limits. */
+static void missing_arguments_and_limits(void **state)
+{
+	static const char *const takes[] = {
+		"-a", "--cases", "--results", "--run-id", "--timeout-scale", "--repeat",
+		"--identity", "--paranoid", "--abi-check", "--abi-map", "--matrix",
+	};
+	char *many[PA_MAX_PATTERNS + 3];
+	struct pa_opts o;
+	char err[256], want[80];
+	int lv[8];
+	const struct pa_identity *ids[4];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(takes) / sizeof(takes[0]); i++) {
+		char *v[] = { "perfabi-run", (char *)takes[i], NULL };
+
+		assert_int_equal(parse(2, v, &o, err), -1);
+		snprintf(want, sizeof(want), "option '%s' needs an argument", takes[i]);
+		assert_string_equal(err, want);
+	}
+	assert_int_equal(parse(2, ARGV("-v"), &o, err), 0);
+	assert_true(o.verbose);
+	assert_int_equal(parse(3, ARGV("--abi-check", "m.txt"), &o, err), 0);
+	assert_string_equal(o.abi_check, "m.txt");
+	assert_int_equal(parse(2, ARGV("--abi-map=m2.txt"), &o, err), 0);
+	assert_string_equal(o.abi_map, "m2.txt");
+	/* PA_MAX_PATTERNS patterns are fine, one more is not */
+	many[0] = "perfabi-run";
+	for (int i = 1; i <= PA_MAX_PATTERNS + 1; i++)
+		many[i] = "x/*";
+	many[PA_MAX_PATTERNS + 2] = NULL;
+	assert_int_equal(parse(PA_MAX_PATTERNS + 1, many, &o, err), 0);
+	assert_int_equal(o.npatterns, PA_MAX_PATTERNS);
+	assert_int_equal(parse(PA_MAX_PATTERNS + 2, many, &o, err), -1);
+	assert_string_equal(err, "too many patterns (max 64)");
+	for (int i = 1; i <= PA_MAX_PATTERNS + 1; i++)
+		many[i] = "--area=x";
+	assert_int_equal(parse(PA_MAX_PATTERNS + 2, many, &o, err), -1);
+	assert_string_equal(err, "too many --area options");
+	/* the matrix lists */
+	assert_int_equal(pa_parse_levels("-1,0,1,2,3,4,2,1,0", lv, 8, err, sizeof(err)), -1);
+	assert_string_equal(err, "too many paranoid levels (max 8)");
+	assert_int_equal(pa_parse_identities("root,user,perfmon,sysadmin,root", ids, 4, err, sizeof(err)), -1);
+	assert_string_equal(err, "too many identities");
+	assert_int_equal(pa_parse_identities(",", ids, 4, err, sizeof(err)), -1);
+	assert_string_equal(err, "empty identity list");
+	/* becoming root is a no-op for root, refused otherwise */
+	errno = 0;
+	assert_int_equal(pa_identity_become(pa_identity_find("root")), geteuid() == 0 ? 0 : -1);
+	assert_int_equal(errno, geteuid() == 0 ? 0 : EPERM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(options_and_patterns),
 		cmocka_unit_test(bad_usage_is_reported),
+		cmocka_unit_test(missing_arguments_and_limits),
 		cmocka_unit_test(selection),
 		cmocka_unit_test(totals_line_is_plain),
 		cmocka_unit_test(json_escaping),

@@ -1,0 +1,175 @@
+#include "perfabi.h"
+
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+
+/*
+ * A tracer arms a write watchpoint on `before` (DR0, then DR7 = L0 | RW0
+ * write | LEN0 8 bytes) and then, while it is enabled, writes a new address
+ * into DR0: ptrace_set_breakpoint_addr() modifies the existing breakpoint
+ * (modify_user_hw_breakpoint(): disable, new bp_addr, enable). The tracee
+ * writes `before`, then `after`: only the second write stops it, once, with
+ * SIGTRAP at the instruction after that store, B0 in DR6 and both values
+ * already written.
+ */
+#if defined(__x86_64__)
+#define VALUE_BEFORE	0x0b5e55ed0b5e55edULL
+#define VALUE_AFTER	0x5a17c0de0badf00dULL
+#define DR7_L0		0x1UL
+#define DR7_RW0_W	(0x1UL << 16)
+#define DR7_LEN0_8	(0x3UL << 18)
+#define DR7_ARM		(DR7_L0 | DR7_RW0_W | DR7_LEN0_8)
+/* DR6 in architectural polarity: the reserved-as-1 bits (DR6_RESERVED of
+ * <asm/debugreg.h>) set, and of the status bits only B0 */
+#define DR6_RESERVED	0xffff0ff0UL
+#define DR6_B0		0x1UL
+
+#ifndef TRAP_HWBKPT
+#define TRAP_HWBKPT 4
+#endif
+
+static volatile uint64_t before __attribute__((aligned(8)));
+static volatile uint64_t after __attribute__((aligned(8)));
+static volatile uint64_t scratch __attribute__((aligned(8)));
+
+#define DEBUGREG(n) ((void *)offsetof(struct user, u_debugreg[n]))
+
+/* waitpid() bounded at 10 s: its return, or 0 at the timeout */
+static pid_t wait_bounded(pid_t pid, int *st)
+{
+	for (int i = 0; i < 10000; i++) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+
+		if (r != 0)
+			return r;
+		usleep(1000);
+	}
+	return 0;
+}
+
+static void tracee_end(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGKILL);
+	wait_bounded(pid, &st);
+}
+
+/* PTRACE_PEEKUSER of u_debugreg[n]; an error fails the case */
+static unsigned long peek_dr(pid_t pid, int n)
+{
+	long v;
+
+	errno = 0;
+	v = ptrace(PTRACE_PEEKUSER, pid, DEBUGREG(n), NULL);
+	if (v == -1 && errno)
+		pa_fail("PTRACE_PEEKUSER u_debugreg[%d]: %s", n, pa_errno_name(errno));
+	return (unsigned long)v;
+}
+#endif
+
+PERFABI_CASE(
+	.assertion = "x86: writing a new address into DR0 (PTRACE_POKEUSER u_debugreg[0]) while DR7 enables it moves the tracee's watchpoint: a write to the old address no longer stops the tracee, one write to the new address stops it once with SIGTRAP (TRAP_HWBKPT) at the instruction after that store, DR6 showing B0 alone",
+	.ref = "arch/x86/kernel/ptrace.c ptrace_set_breakpoint_addr() (an existing breakpoint: modify_user_hw_breakpoint() with the new bp_addr), ptrace_get_debugreg() (DR0 reads the breakpoint's address; DR6 virtual_dr6 ^ DR6_RESERVED: f4956cf83ed1, 5.10); kernel/events/hw_breakpoint.c modify_user_hw_breakpoint() (perf_event_disable(), modify_user_hw_breakpoint_check(), perf_event_enable()); arch/x86/kernel/traps.c exc_debug_user()",
+	.covers = "type.BREAKPOINT",
+	.min_kernel = "5.10",
+	.pmu = "breakpoint",
+	.timeout = 40,	/* the 10 s bounded waits report before the harness does */
+) {
+#if !defined(__x86_64__)
+	pa_skip("u_debugreg, DR6 and DR7 are x86's (checked on x86-64)");
+#else
+	struct user_regs_struct regs;
+	siginfo_t si;
+	uint64_t ip_after;
+	pid_t child;
+	long word;
+	int st;
+
+	/* the same code at the same address in the forked tracee */
+	ip_after = pa_store_u64_ip_after(&scratch, 0);
+	ASSERT_NE(ip_after, 0);
+
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(3);
+		raise(SIGSTOP);
+		before = VALUE_BEFORE;
+		pa_store_u64_ip_after(&after, VALUE_AFTER);
+		_exit(0);
+	}
+	if (wait_bounded(child, &st) != child) {
+		pa_fail("the tracee did not stop within 10 s");
+		tracee_end(child);
+		return;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
+		pa_skip("PTRACE_TRACEME is refused here (Yama ptrace_scope 3, or seccomp)");
+	if (!(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP)) {
+		pa_fail("the tracee's first stop: wait status %#x, expected SIGSTOP", st);
+		tracee_end(child);
+		return;
+	}
+
+	if (EXPECT_OK(ptrace(PTRACE_POKEUSER, child, DEBUGREG(0), (void *)&before)) < 0 ||
+	    EXPECT_OK(ptrace(PTRACE_POKEUSER, child, DEBUGREG(7), (void *)DR7_ARM)) < 0)
+		goto out;
+	EXPECT_EQ(peek_dr(child, 0), (unsigned long)&before);
+	/* the move, with the watchpoint enabled */
+	if (EXPECT_OK(ptrace(PTRACE_POKEUSER, child, DEBUGREG(0), (void *)&after)) < 0)
+		goto out;
+	EXPECT_EQ(peek_dr(child, 0), (unsigned long)&after);
+	EXPECT_EQ(peek_dr(child, 7), DR7_ARM);
+
+	if (EXPECT_OK(ptrace(PTRACE_CONT, child, NULL, NULL)) < 0)
+		goto out;
+	if (wait_bounded(child, &st) != child) {
+		pa_fail("the tracee neither stopped nor exited within 10 s of its writes");
+		goto out;
+	}
+	if (!(WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP)) {
+		pa_fail("after the two writes: wait status %#x, expected a SIGTRAP stop", st);
+		goto out;
+	}
+
+	memset(&si, 0, sizeof(si));
+	if (EXPECT_OK(ptrace(PTRACE_GETSIGINFO, child, NULL, &si)) >= 0) {
+		EXPECT_EQ(si.si_signo, SIGTRAP);
+		EXPECT_EQ(si.si_code, TRAP_HWBKPT);
+		EXPECT_EQ((uint64_t)(uintptr_t)si.si_addr, ip_after);
+	}
+	if (EXPECT_OK(ptrace(PTRACE_GETREGS, child, NULL, &regs)) >= 0)
+		EXPECT_EQ((uint64_t)regs.rip, ip_after);
+	/* the write to the old address went by; the trap came after the
+	 * store to the new one */
+	errno = 0;
+	word = ptrace(PTRACE_PEEKDATA, child, (void *)&before, NULL);
+	EXPECT_EQ(errno, 0);
+	EXPECT_EQ((uint64_t)word, VALUE_BEFORE);
+	errno = 0;
+	word = ptrace(PTRACE_PEEKDATA, child, (void *)&after, NULL);
+	EXPECT_EQ(errno, 0);
+	EXPECT_EQ((uint64_t)word, VALUE_AFTER);
+	EXPECT_EQ(peek_dr(child, 6), DR6_RESERVED | DR6_B0);
+
+	/* the SIGTRAP suppressed: the tracee runs to its exit, no other stop */
+	if (EXPECT_OK(ptrace(PTRACE_CONT, child, NULL, NULL)) < 0)
+		goto out;
+	if (wait_bounded(child, &st) != child) {
+		pa_fail("the tracee did not exit within 10 s of its writes");
+		goto out;
+	}
+	if (!WIFEXITED(st)) {
+		pa_fail("after the trapped write: wait status %#x, expected exit 0 with no other stop", st);
+		goto out;
+	}
+	EXPECT_EQ(WEXITSTATUS(st), 0);
+	return;
+out:
+	tracee_end(child);
+#endif
+}

@@ -1,0 +1,163 @@
+#include "perfabi.h"
+
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+
+/*
+ * A tracer arms a write watchpoint in its tracee the way debuggers do: the
+ * address into DR0, then DR7 = L0 | RW0 write | LEN0 8 bytes. The kernel
+ * turns these into a perf breakpoint of the tracee (ptrace_set_debugreg():
+ * an inactive breakpoint for DR0, ptrace_write_dr7() enabling it through
+ * modify_user_hw_breakpoint()). The tracee's one write stops it once with
+ * SIGTRAP (TRAP_HWBKPT, si_addr and rip the instruction after the store,
+ * x86 data breakpoints being traps) and DR6 reads B0 alone.
+ */
+#if defined(__x86_64__)
+#define VALUE		0x5a17c0de0badf00dULL
+#define DR7_L0		0x1UL
+#define DR7_RW0_W	(0x1UL << 16)
+#define DR7_LEN0_8	(0x3UL << 18)
+#define DR7_ARM		(DR7_L0 | DR7_RW0_W | DR7_LEN0_8)
+/* DR6 in architectural polarity: the reserved-as-1 bits (DR6_RESERVED of
+ * <asm/debugreg.h>) set, and of the status bits only B0 */
+#define DR6_RESERVED	0xffff0ff0UL
+#define DR6_B0		0x1UL
+
+#ifndef TRAP_HWBKPT
+#define TRAP_HWBKPT 4
+#endif
+
+static volatile uint64_t target __attribute__((aligned(8)));
+static volatile uint64_t scratch __attribute__((aligned(8)));
+
+#define DEBUGREG(n) ((void *)offsetof(struct user, u_debugreg[n]))
+
+/* waitpid() bounded at 10 s: its return, or 0 at the timeout */
+static pid_t wait_bounded(pid_t pid, int *st)
+{
+	for (int i = 0; i < 10000; i++) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+
+		if (r != 0)
+			return r;
+		usleep(1000);
+	}
+	return 0;
+}
+
+static void tracee_end(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGKILL);
+	wait_bounded(pid, &st);
+}
+
+/* PTRACE_PEEKUSER of u_debugreg[n]; an error fails the case */
+static unsigned long peek_dr(pid_t pid, int n)
+{
+	long v;
+
+	errno = 0;
+	v = ptrace(PTRACE_PEEKUSER, pid, DEBUGREG(n), NULL);
+	if (v == -1 && errno)
+		pa_fail("PTRACE_PEEKUSER u_debugreg[%d]: %s", n, pa_errno_name(errno));
+	return (unsigned long)v;
+}
+#endif
+
+PERFABI_CASE(
+	.assertion = "x86: a write watchpoint a tracer sets with PTRACE_POKEUSER (DR0 = address, then DR7 enabling slot 0 for 8-byte writes) stops the tracee once per write with SIGTRAP, si_code TRAP_HWBKPT, si_addr and rip the instruction after the store, and DR6 (PTRACE_PEEKUSER u_debugreg[6]) showing B0 alone",
+	.ref = "arch/x86/kernel/ptrace.c ptrace_set_debugreg(), ptrace_write_dr7(), ptrace_triggered() (virtual_dr6 |= DR_TRAP0 << i), ptrace_get_debugreg() (virtual_dr6 ^ DR6_RESERVED: f4956cf83ed1, 5.10); arch/x86/kernel/traps.c exc_debug_user() -> send_sigtrap(get_si_code()); kernel/events/hw_breakpoint.c register_user_hw_breakpoint(), modify_user_hw_breakpoint()",
+	.covers = "type.BREAKPOINT",
+	.min_kernel = "5.10",
+	.pmu = "breakpoint",
+	.timeout = 40,	/* the 10 s bounded waits report before the harness does */
+) {
+#if !defined(__x86_64__)
+	pa_skip("u_debugreg, DR6 and DR7 are x86's (checked on x86-64)");
+#else
+	struct user_regs_struct regs;
+	siginfo_t si;
+	uint64_t ip_after;
+	pid_t child;
+	long word;
+	int st;
+
+	/* the same code at the same address in the forked tracee */
+	ip_after = pa_store_u64_ip_after(&scratch, 0);
+	ASSERT_NE(ip_after, 0);
+
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(3);
+		raise(SIGSTOP);
+		pa_store_u64_ip_after(&target, VALUE);
+		_exit(0);
+	}
+	if (wait_bounded(child, &st) != child) {
+		pa_fail("the tracee did not stop within 10 s");
+		tracee_end(child);
+		return;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
+		pa_skip("PTRACE_TRACEME is refused here (Yama ptrace_scope 3, or seccomp)");
+	if (!(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP)) {
+		pa_fail("the tracee's first stop: wait status %#x, expected SIGSTOP", st);
+		tracee_end(child);
+		return;
+	}
+
+	if (EXPECT_OK(ptrace(PTRACE_POKEUSER, child, DEBUGREG(0), (void *)&target)) < 0 ||
+	    EXPECT_OK(ptrace(PTRACE_POKEUSER, child, DEBUGREG(7), (void *)DR7_ARM)) < 0)
+		goto out;
+	EXPECT_EQ(peek_dr(child, 0), (unsigned long)&target);
+	EXPECT_EQ(peek_dr(child, 7), DR7_ARM);
+
+	if (EXPECT_OK(ptrace(PTRACE_CONT, child, NULL, NULL)) < 0)
+		goto out;
+	if (wait_bounded(child, &st) != child) {
+		pa_fail("the tracee neither stopped nor exited within 10 s of its write");
+		goto out;
+	}
+	if (!(WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP)) {
+		pa_fail("after the watched write: wait status %#x, expected a SIGTRAP stop", st);
+		goto out;
+	}
+
+	memset(&si, 0, sizeof(si));
+	if (EXPECT_OK(ptrace(PTRACE_GETSIGINFO, child, NULL, &si)) >= 0) {
+		EXPECT_EQ(si.si_signo, SIGTRAP);
+		EXPECT_EQ(si.si_code, TRAP_HWBKPT);
+		EXPECT_EQ((uint64_t)(uintptr_t)si.si_addr, ip_after);
+	}
+	if (EXPECT_OK(ptrace(PTRACE_GETREGS, child, NULL, &regs)) >= 0)
+		EXPECT_EQ((uint64_t)regs.rip, ip_after);
+	/* a trap: the store is done when the tracee stops */
+	errno = 0;
+	word = ptrace(PTRACE_PEEKDATA, child, (void *)&target, NULL);
+	EXPECT_EQ(errno, 0);
+	EXPECT_EQ((uint64_t)word, VALUE);
+	EXPECT_EQ(peek_dr(child, 6), DR6_RESERVED | DR6_B0);
+
+	/* the SIGTRAP suppressed: the tracee runs to its exit, no other stop */
+	if (EXPECT_OK(ptrace(PTRACE_CONT, child, NULL, NULL)) < 0)
+		goto out;
+	if (wait_bounded(child, &st) != child) {
+		pa_fail("the tracee did not exit within 10 s of its one write");
+		goto out;
+	}
+	if (!WIFEXITED(st)) {
+		pa_fail("after the one write: wait status %#x, expected exit 0 with no other stop", st);
+		goto out;
+	}
+	EXPECT_EQ(WEXITSTATUS(st), 0);
+	return;
+out:
+	tracee_end(child);
+#endif
+}

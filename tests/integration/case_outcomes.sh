@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A case binary's own verdicts on a body that misbehaves (killed by a
+# signal, an exit status of its own, too many sysctls), on a case that is
+# declared wrong (no .assertion, an unknown feature), and on a signal to
+# its supervisor; and the knobs a body changed are put back.
+. "$(dirname "$0")/lib.bash"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+out=$("$SELF/selftest/crash"); rc=$?
+check "a body killed by a signal fails" test $rc -eq 1
+check "naming the signal" grep -q "^not ok 1 selftest/crash - body killed by signal 9 (Killed)$" <<<"$out"
+out=$("$SELF/selftest/exit_status"); rc=$?
+check "a body that exits 3 fails" test $rc -eq 1
+check "naming the status" grep -q "^not ok 1 selftest/exit_status - body exited with status 3$" <<<"$out"
+out=$("$SELF/selftest/no_assertion" 2>&1); rc=$?
+check "a case without .assertion fails" test $rc -eq 1
+check "and says so" grep -qx "selftest/no_assertion: the case declares no .assertion" <<<"$out"
+out=$("$SELF/selftest/bad_feature"); rc=$?
+check "an unknown feature is a failure, not a skip" test $rc -eq 1
+check "naming it" grep -q "^not ok 1 selftest/bad_feature - unknown feature 'bogus'" <<<"$out"
+out=$("$SELF/selftest/pass" --help); rc=$?
+check "--help exits 0" test $rc -eq 0
+check "--help names the case and the exit codes" \
+	grep -q "Runs the case selftest/pass" <<<"$out"
+check "--help gives the exit codes" grep -q "0 pass, 1 fail, 2 xfail, 3 xpass, 4 skip, 64 bad usage" <<<"$out"
+
+for i in $(seq 0 16); do echo "old$i" >"$tmp/k$i"; done
+out=$(PERFABI_SELFTEST_DIR=$tmp "$SELF/selftest/many_sysctls"); rc=$?
+check "a 17th knob fails the case" test $rc -eq 1
+check "saying how many a case may change" \
+	grep -q "^not ok 1 selftest/many_sysctls - 1 check(s) failed: .*too many sysctls changed by one case (max 16)" <<<"$out"
+restored=0
+for i in $(seq 0 15); do [ "$(cat "$tmp/k$i")" = "old$i" ] && restored=$((restored + 1)); done
+check "the 16 knobs are back at their first values" test $restored -eq 16
+check "the refused one was not written" test "$(cat "$tmp/k16")" = old16
+check "an unreadable knob is not created" test ! -e "$tmp/absent"
+
+# a signal to the supervisor: a failure that says so, then the signal
+PERFABI_SELFTEST_SLEEP=20 "$SELF/selftest/sleep_privileged" >"$tmp/out" &
+pid=$!
+wait_for 10 grep -q "^# ref\|^# selftest/sleep_privileged" "$tmp/out"
+wait_for 10 pgrep -P $pid >/dev/null
+kill -TERM $pid; wait $pid; rc=$?
+check "an interrupted case dies of the signal" test $rc -eq 143
+check "after a failure line" grep -q "^not ok 1 selftest/sleep_privileged - interrupted$" "$tmp/out"
+check "that names the signal" grep -q "^# harness: interrupted by signal 15$" "$tmp/out"
+check "the body is gone" bash -c "! pgrep -P $pid >/dev/null"
+finish
