@@ -10,7 +10,10 @@ out=$(make -s BUILD="$BUILD" all 2>&1)
 check "the build says what it removed" grep -q "cases/read/zz_renamed_away" <<<"$out"
 check "a binary without its source is removed" test ! -e "$BUILD/cases/read/zz_renamed_away"
 check "an area without sources is removed" test ! -e "$BUILD/cases/zz_gone_area"
-list=$("$RUN" --cases "$BUILD/cases" --list 2>&1)
-check "the runner does not list it" bash -c "! grep -q zz_ <<<\"\$1\"" _ "$list"
-check "every listed case has its source" bash -c 'for n in $(awk "{print \$1}" <<<"$1"); do [ -f "cases/$n.c" ] || exit 1; done' _ "$list"
+# the list in a file: as one argument it passes the kernel's 128 KiB limit
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+"$RUN" --cases "$BUILD/cases" --list >"$list" 2>&1
+check "the runner does not list it" bash -c '! grep -q zz_ "$1"' _ "$list"
+check "every listed case has its source" bash -c 'for n in $(awk "{print \$1}" "$1"); do [ -f "cases/$n.c" ] || exit 1; done' _ "$list"
 finish
