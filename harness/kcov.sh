@@ -26,8 +26,8 @@ runs the suite (the default matrix, or what the runner options say) and
 takes them again, then runs lcov and genhtml against the build tree.
 
 Results in results/<run-id>/kcov/:
-  html/index.html     genhtml's report of the suite's run (with the
-                      boot-only baseline as genhtml's baseline)
+  html/index.html     genhtml's report of the suite's run (boot
+                      included; the table has the boot-only numbers)
   suite.info, baseline.info   the lcov tracefiles
   summary.json        lines and functions per file, suite and baseline,
                       and the functions never entered with their group
@@ -250,7 +250,7 @@ cmd_report() {
 	summarise "$label" "$release"
 	rm -rf "$KDIR/html"
 	srcdir=$(sed -n 's/^SF:\(.*\)\/kernel\/events\/core\.c$/\1/p' "$KDIR/suite.info" | head -n1)
-	if ! genhtml -q --rc lcov_branch_coverage=0 --baseline-file "$KDIR/baseline.info" \
+	if ! genhtml -q --rc lcov_branch_coverage=0 \
 	     --title "perfabi: kernel/events/ reached by the suite ($label, $release)" \
 	     --prefix "$srcdir" --legend --show-details \
 	     --output-directory "$KDIR/html" "$KDIR/suite.info" >"$WORK/genhtml.log" 2>&1; then
