@@ -55,8 +55,9 @@ Options:
   --timeout-scale X   the runner's case timeout scale (default 4 under
                       TCG, 1 under KVM)
   --memory SIZE       guest memory (default 2G)
-  --smp N[,maxcpus=M] guest CPUs (default 2); with maxcpus, M - N more
-                      CPUs are possible but not present (offline)
+  --smp N[,maxcpus=M] guest CPUs (default 2), QEMU's -smp; maxcpus adds
+                      hotpluggable slots (a CPU left offline: --smp 3
+                      --append maxcpus=2)
   --append ARGS       more kernel command line
   --results DIR       parent of the run directory (default results)
   --run-id ID         name of the run directory (default: the time)
