@@ -544,6 +544,38 @@ long pa_sys_bpf(int cmd, void *attr);
  * counted while a BPF_ENABLE_STATS fd is held) */
 int pa_bpf_load_perf_event(int ret);
 uint64_t pa_bpf_run_cnt(int prog);
+/*
+ * Hand-assembled BPF programs (no libbpf, no BPF compiler here):
+ * pa_bpf_emit() appends one instruction (struct bpf_insn), pa_bpf_ld_imm64()
+ * the two of "dst = imm" (src 1, BPF_PSEUDO_MAP_FD: imm is a map fd). A
+ * program over 128 instructions fails the case.
+ */
+struct pa_bpf_insn {
+	uint8_t code;
+	uint8_t regs;		/* dst in the low nibble, src in the high one */
+	int16_t off;
+	int32_t imm;
+};
+struct pa_bpf_prog {
+	struct pa_bpf_insn insn[128];
+	int n;
+};
+void pa_bpf_emit(struct pa_bpf_prog *p, uint8_t code, int dst, int src,
+		 int off, int32_t imm);
+void pa_bpf_ld_imm64(struct pa_bpf_prog *p, int dst, int src, uint64_t imm);
+/* bpf_map_update_elem(map, fp + key_off, fp + value_off, BPF_ANY): the
+ * program's usual way to hand what it saw to the case (r0..r5 clobbered) */
+void pa_bpf_map_update_fp(struct pa_bpf_prog *p, int map, int key_off,
+			  int value_off);
+/* BPF_PROG_LOAD of p as prog_type (7: BPF_PROG_TYPE_PERF_EVENT), license
+ * GPL: its fd; a refused program prints the verifier's log and fails. */
+int pa_bpf_prog_load(const struct pa_bpf_prog *p, uint32_t prog_type);
+/* BPF_MAP_CREATE (type by number): its fd; fails the case on error. */
+int pa_bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
+		      uint32_t max_entries);
+/* BPF_MAP_UPDATE_ELEM (cmd 2, BPF_ANY) or BPF_MAP_LOOKUP_ELEM (cmd 1) of
+ * a u32 key: bpf(2)'s result, -1 with errno (for the cases that check it) */
+long pa_bpf_map_elem(int cmd, int map, uint32_t key, void *value);
 /* Records a BPF program load left in r (consumed first, so only the
  * load's count): KSYMBOL and BPF_EVENT records, and of the latter those of
  * type PERF_BPF_EVENT_PROG_LOAD (1) naming the loaded program. SKIP when
@@ -912,6 +944,51 @@ bool pa_data_src_is_na(uint64_t data_src);
 /* One byte store of 1 to p: the address of the storing instruction (x86-64,
  * arm64), where a page fault there leaves the sample's ip; 0 elsewhere. */
 uint64_t pa_store_byte(volatile char *p);
+/*
+ * Exactly n page faults in a thread: pa_fault_pages_prep() maps a set of n
+ * fresh pages (no huge pages: one fault each), pa_fault_pages_run() enables
+ * fd, stores one byte into each page of a set (at pa_fault_pages_addr()),
+ * and disables fd. Run it first on a warm-up set and some counter of the
+ * thread: that run also faults in the code and stack of the run, so that
+ * each later run on a fresh set takes exactly the n faults of its stores.
+ * Call them in the thread (pa_thread prep and work); err keeps the errno of
+ * a failed mmap or ioctl (0 if none), ip, if set, gets pa_store_byte()'s
+ * address of each store of the last run.
+ */
+struct pa_fault_pages {
+	int n;
+	long psz;
+	int err;
+	uint64_t *ip;		/* NULL, or n entries */
+};
+char *pa_fault_pages_prep(struct pa_fault_pages *f, int n);
+char *pa_fault_pages_addr(const struct pa_fault_pages *f, char *p, int i);
+void pa_fault_pages_run(struct pa_fault_pages *f, int fd, char *p);
+/*
+ * An event of this thread that is throttled soon after every tick, for
+ * the cases that time its PERF_RECORD_UNTHROTTLE: pa_throttle_open() sets
+ * kernel.perf_cpu_time_max_percent 25 and perf_event_max_sample_rate 1
+ * (SKIP where it cannot), opens a 10 us task-clock sampler with
+ * use_clockid CLOCK_MONOTONIC and a ring, and enables it; throttled, it is
+ * the kernel that writes THROTTLE and UNTHROTTLE records. After some CPU
+ * work, pa_throttle_scan() reads the records since the last scan, checks
+ * each {size, misc 0, id, stream_id = the event's id} and that they
+ * alternate, and says whether the event was throttled at time t0 (the
+ * last record at or before t0 is a THROTTLE, its time into *last_thr),
+ * with *unthr the time of the first UNTHROTTLE after t0 (0: none).
+ * pa_throttle_close() closes it and puts the sysctls back.
+ */
+struct pa_throttle {
+	int fd;
+	uint64_t id;
+	uint32_t last;		/* type of the last record: they alternate */
+	struct pa_ring r;
+	char rate[32], pct[32];
+};
+void pa_throttle_open(struct pa_throttle *t);
+bool pa_throttle_scan(struct pa_throttle *t, uint64_t t0, uint64_t *last_thr,
+		      uint64_t *unthr);
+void pa_throttle_close(struct pa_throttle *t);
 /* One 8-byte store of v to p: the address of the instruction right after
  * it, where an x86 data breakpoint (a trap) leaves the sample's ip; 0 where
  * that is not known (not x86-64). */

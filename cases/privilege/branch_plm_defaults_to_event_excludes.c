@@ -7,7 +7,8 @@
  * perf_allow_kernel() (paranoid < 2 or CAP_PERFMON), checked right there,
  * before the PMU is asked; a software PMU then refuses branch sampling
  * with EOPNOTSUPP. So, for a user-only page-fault sampler:
- * - exclude_hv = 1: the branch level is USER: EOPNOTSUPP for anyone;
+ * - exclude_hv = 1: the branch level is USER: EOPNOTSUPP for anyone who
+ *   may monitor itself at all;
  * - exclude_hv = 0: the branch level gains HV: EACCES where kernel
  *   measurement is not allowed (the same event opens without
  *   BRANCH_STACK, privilege/exclude_hv_clear_not_restricted);
@@ -43,8 +44,10 @@ PERFABI_CASE(
 	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
 		const struct plm_try *t = &tries[i];
 		struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
-		int want = t->needs_kernel ?
-			pa_expected_errno_or(PA_NEED_KERNEL, EOPNOTSUPP) : EOPNOTSUPP;
+		/* PA_NEED_SELF: where even self-monitoring is refused (a
+		 * paranoid level above 2 on kernels that have one) */
+		int want = pa_expected_errno_or(t->needs_kernel ? PA_NEED_KERNEL : PA_NEED_SELF,
+						EOPNOTSUPP);
 
 		attr.disabled = 1;
 		attr.exclude_kernel = t->excl_kernel;

@@ -13,40 +13,6 @@
  * taken.
  */
 
-static int map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
-		      uint32_t max_entries)
-{
-	union { uint32_t a[4]; uint8_t pad[128]; } m;
-	long fd;
-
-	memset(&m, 0, sizeof(m));
-	m.a[0] = type;
-	m.a[1] = key_size;
-	m.a[2] = value_size;
-	m.a[3] = max_entries;
-	fd = pa_sys_bpf(0 /* BPF_MAP_CREATE */, &m);
-	if (fd < 0) {
-		pa_fail("BPF_MAP_CREATE type %u: %s", type, pa_errno_name(errno));
-		pa_abort();
-	}
-	return (int)fd;
-}
-
-/* BPF_MAP_UPDATE_ELEM (cmd 2) or BPF_MAP_LOOKUP_ELEM (cmd 1) of a u32 key */
-static long map_elem(int cmd, int map, uint32_t key, void *value)
-{
-	union {
-		struct { uint32_t map_fd, pad; uint64_t key, value, flags; } e;
-		uint8_t pad[128];
-	} a;
-
-	memset(&a, 0, sizeof(a));
-	a.e.map_fd = (uint32_t)map;
-	a.e.key = (uint64_t)(uintptr_t)&key;
-	a.e.value = (uint64_t)(uintptr_t)value;
-	return pa_sys_bpf(cmd, &a);
-}
-
 PERFABI_CASE(
 	.assertion = "BPF_MAP_UPDATE_ELEM of a BPF_MAP_TYPE_PERF_EVENT_ARRAY slot takes a perf event file descriptor only: a closed descriptor or a pipe fails with EBADF, a counter opened with attr.inherit fails with EOPNOTSUPP, and the same counter without inherit is taken",
 	.ref = "include/uapi/linux/bpf.h, BPF_MAP_TYPE_PERF_EVENT_ARRAY (bpf_perf_event_read_value(), \"the nature of the perf event counter is selected when map is updated with perf event file descriptors\"); kernel/bpf/arraymap.c perf_event_fd_array_get_ptr(); kernel/events/core.c perf_event_get(), perf_event_read_local() (inherit: -EOPNOTSUPP)",
@@ -59,7 +25,7 @@ PERFABI_CASE(
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
 	int map, p[2], closed, inh, plain;
 
-	map = map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, 1);
+	map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, 1);
 	ASSERT_OK(pipe(p));
 	attr.inherit = 1;
 	inh = ASSERT_OPEN(&attr, 0, -1, -1, 0);
@@ -68,10 +34,10 @@ PERFABI_CASE(
 	closed = ASSERT_OK(open("/dev/null", O_RDONLY));
 	close(closed);			/* a number no file has now */
 
-	EXPECT_ERRNO(map_elem(2, map, 0, &closed), EBADF);
-	EXPECT_ERRNO(map_elem(2, map, 0, &p[0]), EBADF);
-	EXPECT_ERRNO(map_elem(2, map, 0, &inh), EOPNOTSUPP);
-	EXPECT_OK(map_elem(2, map, 0, &plain));
+	EXPECT_ERRNO(pa_bpf_map_elem(2, map, 0, &closed), EBADF);
+	EXPECT_ERRNO(pa_bpf_map_elem(2, map, 0, &p[0]), EBADF);
+	EXPECT_ERRNO(pa_bpf_map_elem(2, map, 0, &inh), EOPNOTSUPP);
+	EXPECT_OK(pa_bpf_map_elem(2, map, 0, &plain));
 	close(plain);
 	close(inh);
 	close(p[0]);

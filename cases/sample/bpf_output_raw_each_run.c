@@ -2,7 +2,6 @@
 
 #include <sched.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 
 /*
@@ -24,197 +23,64 @@
 static const uint8_t tail5[5] = { 0xa1, 0xb2, 0xc3, 0xd4, 0xe5 };
 
 static struct {
-	long psz;
+	struct pa_fault_pages pg;
 	char *warm, *run;	/* N fresh pages each */
 	int warm_fd, fd;
 	int cpu;		/* the thread's CPU */
-	int err;
 	uint64_t ip[N];		/* the storing instruction of each fault */
 } w;
-
-static char *at(char *p, int i)
-{
-	return p + (size_t)w.psz * (size_t)i + 8 * (size_t)i + 3;
-}
-
-static char *fresh_pages(void)
-{
-	size_t len = (size_t)w.psz * N;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED) {
-		w.err = errno;
-		return NULL;
-	}
-	(void)madvise(p, len, MADV_NOHUGEPAGE);	/* one fault per page */
-	return p;
-}
 
 static void prep(void *arg)
 {
 	cpu_set_t set;
 
 	(void)arg;
-	w.psz = sysconf(_SC_PAGESIZE);
-	w.warm = fresh_pages();
-	w.run = fresh_pages();
+	w.warm = pa_fault_pages_prep(&w.pg, N);
+	w.run = pa_fault_pages_prep(&w.pg, N);
+	w.pg.ip = w.ip;
 	/* stay on one CPU: BPF_F_CURRENT_CPU picks its slot */
 	w.cpu = sched_getcpu();
 	CPU_ZERO(&set);
 	CPU_SET(w.cpu, &set);
 	if (w.cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
-		w.err = errno;
+		w.pg.err = errno;
 }
 
-/* ENABLE, one store into each of the N pages, DISABLE: the first run (on
- * a counter) also faults in this code and stack, so that the run on S
- * takes exactly the N faults of its stores. */
-static __attribute__((noinline)) void faults(int fd, char *p)
-{
-	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
-		w.err = errno;
-	for (int i = 0; i < N; i++)
-		w.ip[i] = pa_store_byte(at(p, i));
-	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) < 0)
-		w.err = errno;
-}
-
+/* the run on a counter faults in the code and stack, so that the run on S
+ * takes exactly the N faults of its stores */
 static void work(void *arg)
 {
 	(void)arg;
-	faults(w.warm_fd, w.warm);
-	faults(w.fd, w.run);
+	pa_fault_pages_run(&w.pg, w.warm_fd, w.warm);
+	pa_fault_pages_run(&w.pg, w.fd, w.run);
 }
 
-/* ---- hand-written BPF (static here; a harness helper could share it) ---- */
-
-struct insn {
-	uint8_t code;
-	uint8_t regs;		/* dst in the low nibble, src in the high one */
-	int16_t off;
-	int32_t imm;
-};
-
-static struct insn prog[128];
-static int nprog;
-
-static void emit(uint8_t code, int dst, int src, int off, int32_t imm)
-{
-	if (nprog >= (int)(sizeof(prog) / sizeof(prog[0]))) {
-		pa_fail("BPF program too long");
-		pa_abort();
-	}
-	prog[nprog++] = (struct insn){ code, (uint8_t)(dst | src << 4), (int16_t)off, imm };
-}
-
-/* dst = imm64; src 1 (BPF_PSEUDO_MAP_FD): imm is a map fd */
-static void ld_imm64(int dst, int src, uint64_t imm)
-{
-	emit(0x18, dst, src, 0, (int32_t)(uint32_t)imm);
-	emit(0x00, 0, 0, 0, (int32_t)(uint32_t)(imm >> 32));
-}
-
-static int map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
-		      uint32_t max_entries)
-{
-	union { uint32_t a[4]; uint8_t pad[128]; } m;
-	long fd;
-
-	memset(&m, 0, sizeof(m));
-	m.a[0] = type;
-	m.a[1] = key_size;
-	m.a[2] = value_size;
-	m.a[3] = max_entries;
-	fd = pa_sys_bpf(0 /* BPF_MAP_CREATE */, &m);
-	if (fd < 0) {
-		pa_fail("BPF_MAP_CREATE type %u: %s", type, pa_errno_name(errno));
-		pa_abort();
-	}
-	return (int)fd;
-}
-
-/* BPF_MAP_UPDATE_ELEM (cmd 2) or BPF_MAP_LOOKUP_ELEM (cmd 1) of a u32 key */
-static long map_elem(int cmd, int map, uint32_t key, void *value)
-{
-	union {
-		struct { uint32_t map_fd, pad; uint64_t key, value, flags; } e;
-		uint8_t pad[128];
-	} a;
-
-	memset(&a, 0, sizeof(a));
-	a.e.map_fd = (uint32_t)map;
-	a.e.key = (uint64_t)(uintptr_t)&key;
-	a.e.value = (uint64_t)(uintptr_t)value;
-	return pa_sys_bpf(cmd, &a);
-}
-
-/* BPF_PROG_LOAD of prog[] as BPF_PROG_TYPE_PERF_EVENT; on failure the
- * verifier's log is printed and the case fails. */
-static int prog_load(void)
-{
-	static char log[65536];
-	union {
-		struct {
-			uint32_t prog_type, insn_cnt;
-			uint64_t insns, license;
-			uint32_t log_level, log_size;
-			uint64_t log_buf;
-		} l;
-		uint8_t pad[128];
-	} a;
-	long fd;
-	int err;
-
-	memset(&a, 0, sizeof(a));
-	a.l.prog_type = 7;			/* BPF_PROG_TYPE_PERF_EVENT */
-	a.l.insn_cnt = (uint32_t)nprog;
-	a.l.insns = (uint64_t)(uintptr_t)prog;
-	a.l.license = (uint64_t)(uintptr_t)"GPL";	/* the helper is GPL-only */
-	fd = pa_sys_bpf(5 /* BPF_PROG_LOAD */, &a);
-	if (fd >= 0)
-		return (int)fd;
-	err = errno;
-	a.l.log_level = 1;
-	a.l.log_size = sizeof(log);
-	a.l.log_buf = (uint64_t)(uintptr_t)log;
-	(void)pa_sys_bpf(5, &a);
-	for (char *s = strtok(log, "\n"); s; s = strtok(NULL, "\n"))
-		pa_diag("verifier: %s", s);
-	pa_fail("BPF_PROG_LOAD: %s", pa_errno_name(err));
-	pa_abort();
-}
+static struct pa_bpf_prog prog;
 
 static void build(int perf_map, int result_map)
 {
-	emit(0xbf, 6, 1, 0, 0);			/* r6 = r1: ctx */
-	emit(0xbf, 2, 10, 0, 0);		/* r2 = fp */
-	emit(0x07, 2, 0, 0, -24);		/* r2 = fp - 24: a bpf_perf_event_value */
-	emit(0xb7, 3, 0, 0, 24);		/* r3 = its size */
-	emit(0x85, 0, 0, 0, 56);		/* call bpf_perf_prog_read_value(ctx, r2, r3) */
-	emit(0x79, 1, 10, -24, 0);		/* r1 = S's counter: i */
-	emit(0x7b, 10, 1, -48, 0);		/* payload[0..8] = i, at fp - 48 */
+	pa_bpf_emit(&prog, 0xbf, 6, 1, 0, 0);			/* r6 = r1: ctx */
+	pa_bpf_emit(&prog, 0xbf, 2, 10, 0, 0);		/* r2 = fp */
+	pa_bpf_emit(&prog, 0x07, 2, 0, 0, -24);		/* r2 = fp - 24: a bpf_perf_event_value */
+	pa_bpf_emit(&prog, 0xb7, 3, 0, 0, 24);		/* r3 = its size */
+	pa_bpf_emit(&prog, 0x85, 0, 0, 0, 56);		/* call bpf_perf_prog_read_value(ctx, r2, r3) */
+	pa_bpf_emit(&prog, 0x79, 1, 10, -24, 0);		/* r1 = S's counter: i */
+	pa_bpf_emit(&prog, 0x7b, 10, 1, -48, 0);		/* payload[0..8] = i, at fp - 48 */
 	for (int k = 0; k < 5; k++)		/* payload[8..13] = a1 b2 c3 d4 e5 */
-		emit(0x72, 10, 0, -40 + k, tail5[k]);
-	emit(0xbf, 1, 6, 0, 0);			/* r1 = ctx */
-	ld_imm64(2, 1, (uint64_t)perf_map);	/* r2 = &perf_map */
-	emit(0xb4, 3, 0, 0, -1);		/* w3 = 0xffffffff: BPF_F_CURRENT_CPU */
-	emit(0xbf, 4, 10, 0, 0);		/* r4 = fp */
-	emit(0x07, 4, 0, 0, -48);		/* r4 = &payload */
-	emit(0xb7, 5, 0, 0, LEN);		/* r5 = 13 */
-	emit(0x85, 0, 0, 0, 25);		/* call bpf_perf_event_output */
-	emit(0x7b, 10, 0, -56, 0);		/* *(u64 *)(fp - 56) = r0 */
-	emit(0x79, 1, 10, -24, 0);		/* r1 = i */
-	emit(0x63, 10, 1, -64, 0);		/* *(u32 *)(fp - 64) = i: the key */
-	ld_imm64(1, 1, (uint64_t)result_map);	/* r1 = &result */
-	emit(0xbf, 2, 10, 0, 0);		/* r2 = fp */
-	emit(0x07, 2, 0, 0, -64);		/* r2 = &key */
-	emit(0xbf, 3, 10, 0, 0);		/* r3 = fp */
-	emit(0x07, 3, 0, 0, -56);		/* r3 = &ret */
-	emit(0xb7, 4, 0, 0, 0);			/* r4 = BPF_ANY */
-	emit(0x85, 0, 0, 0, 2);			/* call bpf_map_update_elem */
-	emit(0xb7, 0, 0, 0, 0);			/* r0 = 0: no sample of S itself */
-	emit(0x95, 0, 0, 0, 0);			/* exit */
+		pa_bpf_emit(&prog, 0x72, 10, 0, -40 + k, tail5[k]);
+	pa_bpf_emit(&prog, 0xbf, 1, 6, 0, 0);			/* r1 = ctx */
+	pa_bpf_ld_imm64(&prog, 2, 1, (uint64_t)perf_map);	/* r2 = &perf_map */
+	pa_bpf_emit(&prog, 0xb4, 3, 0, 0, -1);		/* w3 = 0xffffffff: BPF_F_CURRENT_CPU */
+	pa_bpf_emit(&prog, 0xbf, 4, 10, 0, 0);		/* r4 = fp */
+	pa_bpf_emit(&prog, 0x07, 4, 0, 0, -48);		/* r4 = &payload */
+	pa_bpf_emit(&prog, 0xb7, 5, 0, 0, LEN);		/* r5 = 13 */
+	pa_bpf_emit(&prog, 0x85, 0, 0, 0, 25);		/* call bpf_perf_event_output */
+	pa_bpf_emit(&prog, 0x7b, 10, 0, -56, 0);		/* *(u64 *)(fp - 56) = r0 */
+	pa_bpf_emit(&prog, 0x79, 1, 10, -24, 0);		/* r1 = i */
+	pa_bpf_emit(&prog, 0x63, 10, 1, -64, 0);		/* *(u32 *)(fp - 64) = i: the key */
+	pa_bpf_map_update_fp(&prog, result_map, -64, -56);	/* result[i] = ret */
+	pa_bpf_emit(&prog, 0xb7, 0, 0, 0, 0);			/* r0 = 0: no sample of S itself */
+	pa_bpf_emit(&prog, 0x95, 0, 0, 0, 0);			/* exit */
 }
 
 PERFABI_CASE(
@@ -239,8 +105,8 @@ PERFABI_CASE(
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
 	pa_thread_start(&t, prep, work, NULL);
-	if (!w.warm || !w.run || w.err) {
-		pa_fail("set-up in the thread: %s", pa_errno_name(w.err));
+	if (!w.warm || !w.run || w.pg.err) {
+		pa_fail("set-up in the thread: %s", pa_errno_name(w.pg.err));
 		pa_abort();
 	}
 	attr.disabled = 1;
@@ -254,22 +120,22 @@ PERFABI_CASE(
 
 	if (ncpu <= w.cpu)
 		ncpu = w.cpu + 1;
-	perf_map = map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, (uint32_t)ncpu);
-	ASSERT_OK(map_elem(2, perf_map, (uint32_t)w.cpu, &out));
-	result_map = map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, N + 1);
+	perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, (uint32_t)ncpu);
+	ASSERT_OK(pa_bpf_map_elem(2, perf_map, (uint32_t)w.cpu, &out));
+	result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, N + 1);
 	build(perf_map, result_map);
-	fd = prog_load();
+	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
 	ASSERT_OK(ioctl(w.fd, PERF_EVENT_IOC_SET_BPF, fd));
 
 	pa_thread_run(&t);
-	if (w.err) {
-		pa_fail("ioctl in the thread: %s", pa_errno_name(w.err));
+	if (w.pg.err) {
+		pa_fail("ioctl in the thread: %s", pa_errno_name(w.pg.err));
 		pa_abort();
 	}
 	EXPECT_EQ(pa_read_one(w.fd), N);
 	for (uint32_t i = 1; i <= N; i++) {
 		ret = 1;
-		ASSERT_OK(map_elem(1, result_map, i, &ret));
+		ASSERT_OK(pa_bpf_map_elem(1, result_map, i, &ret));
 		EXPECT_EQ((int64_t)ret, 0);
 	}
 	while ((h = pa_ring_next(&r))) {

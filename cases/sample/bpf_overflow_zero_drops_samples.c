@@ -1,63 +1,30 @@
 #include "perfabi.h"
 
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #define N 16
 
 static struct {
-	long psz;
+	struct pa_fault_pages pg;
 	char *warm, *run;	/* N fresh pages each */
 	int warm_fd, fd;
-	int err;
 } w;
-
-static char *at(char *p, int i)
-{
-	return p + (size_t)w.psz * (size_t)i + 8 * (size_t)i + 3;
-}
-
-static char *fresh_pages(void)
-{
-	size_t len = (size_t)w.psz * N;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED) {
-		w.err = errno;
-		return NULL;
-	}
-	(void)madvise(p, len, MADV_NOHUGEPAGE);	/* one fault per page */
-	return p;
-}
 
 static void prep(void *arg)
 {
 	(void)arg;
-	w.psz = sysconf(_SC_PAGESIZE);
-	w.warm = fresh_pages();
-	w.run = fresh_pages();
+	w.warm = pa_fault_pages_prep(&w.pg, N);
+	w.run = pa_fault_pages_prep(&w.pg, N);
 }
 
-/* ENABLE, one store into each of the N pages, DISABLE: run once on a
- * counter to fault in this code and stack, so that the measured run takes
- * exactly the N faults of its stores. */
-static __attribute__((noinline)) void faults(int fd, char *p)
-{
-	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
-		w.err = errno;
-	for (int i = 0; i < N; i++)
-		*(volatile char *)at(p, i) = 1;
-	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) < 0)
-		w.err = errno;
-}
-
+/* the run on the counter warm_fd faults in the code and stack, so that the
+ * run on fd takes exactly the N faults of its stores */
 static void work(void *arg)
 {
 	(void)arg;
-	faults(w.warm_fd, w.warm);
-	faults(w.fd, w.run);
+	pa_fault_pages_run(&w.pg, w.warm_fd, w.warm);
+	pa_fault_pages_run(&w.pg, w.fd, w.run);
 }
 
 PERFABI_CASE(
@@ -80,7 +47,7 @@ PERFABI_CASE(
 	prog = pa_bpf_load_perf_event(0);
 	pa_thread_start(&t, prep, work, NULL);
 	if (!w.warm || !w.run) {
-		pa_fail("mmap in the thread: %s", pa_errno_name(w.err));
+		pa_fail("mmap in the thread: %s", pa_errno_name(w.pg.err));
 		pa_abort();
 	}
 	attr.disabled = 1;
@@ -93,8 +60,8 @@ PERFABI_CASE(
 	stats = (int)ASSERT_OK(pa_sys_bpf(32 /* BPF_ENABLE_STATS */, &st));
 
 	pa_thread_run(&t);
-	if (w.err) {
-		pa_fail("ioctl in the thread: %s", pa_errno_name(w.err));
+	if (w.pg.err) {
+		pa_fail("ioctl in the thread: %s", pa_errno_name(w.pg.err));
 		pa_abort();
 	}
 	EXPECT_EQ(pa_bpf_run_cnt(prog), N);		/* the program saw every overflow */

@@ -52,4 +52,11 @@ check "h's lines are B's, by function" grep -Eq "core\.c +h +3 line\(s\) 30-32" 
 check "f's line 11 is A's" grep -Eq "core\.c +f +1 line\(s\) 11-11" <<<"$out"
 check "g's line 20 is A's" grep -Eq "core\.c +g +1 line\(s\) 20-20" <<<"$out"
 check "f's line 10, reached by both, is in neither list" bash -c '! grep -q "10-10" <<<"$1"' _ "$out"
+
+# the rules that group unentered functions: four tab-separated fields, a
+# yes/no verdict, and patterns awk accepts
+bad=$(awk -F'\t' '!/^#/ && NF && (NF != 4 || ($3 != "yes" && $3 != "no") || $4 == "") { print NR": "$0 }' fixtures/kernel/kcov-groups.tsv)
+check "every rule of kcov-groups.tsv has pattern, group, yes/no and a reason" test -z "$bad"
+check "every pattern is a valid awk regular expression" \
+	awk -F'\t' '!/^#/ && NF { if ("x" ~ ("^(" $1 ")$")) n++ } END { exit 0 }' fixtures/kernel/kcov-groups.tsv
 finish

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF programs and maps for the cases that attach BPF to perf events
+ * (PERF_EVENT_IOC_SET_BPF, BPF links, BPF_MAP_TYPE_PERF_EVENT_ARRAY), by
+ * bpf(2) with hand-made attrs: the cases build in a tree with no libbpf and
+ * no BPF compiler, and each program is a few dozen instructions.
+ *
+ * Apart from ring.c, which the runner links too: nothing here is the
+ * runner's business.
+ */
+#include "internal.h"
+
+#include <sys/syscall.h>
+
+/* ---- a BPF program, for the KSYMBOL and BPF_EVENT records --------------- */
+
+struct pa_bpf_load_attr {		/* union bpf_attr, BPF_PROG_LOAD part */
+	uint32_t prog_type, insn_cnt;
+	uint64_t insns, license;
+	uint32_t log_level, log_size;
+	uint64_t log_buf;
+	uint32_t kern_version, prog_flags;
+	char prog_name[16];
+};
+
+struct pa_bpf_info_attr {		/* union bpf_attr, BPF_OBJ_GET_INFO_BY_FD */
+	uint32_t bpf_fd, info_len;
+	uint64_t info;
+};
+
+int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8])
+{
+	/* r0 = 0; exit */
+	static const uint64_t insns[2] = { 0x00000000000000b7ULL, 0x0000000000000095ULL };
+	struct pa_bpf_load_attr a;
+	struct { uint32_t type, id; uint8_t tag[8]; } info;
+	struct pa_bpf_info_attr ia;
+	union { struct pa_bpf_load_attr l; uint8_t pad[256]; } la;
+	union { struct pa_bpf_info_attr i; uint8_t pad[256]; } ua;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = 1;		/* BPF_PROG_TYPE_SOCKET_FILTER */
+	a.insn_cnt = 2;
+	a.insns = (uint64_t)(uintptr_t)insns;
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	snprintf(a.prog_name, sizeof(a.prog_name), "%s", name);
+	memset(&la, 0, sizeof(la));
+	la.l = a;
+	fd = (int)syscall(SYS_bpf, 5 /* BPF_PROG_LOAD */, &la, sizeof(la));
+	if (fd < 0 && errno == EINVAL) {
+		/* a kernel without networking has no socket filters: the
+		 * same two instructions as a tracepoint program (the tag is
+		 * a hash of the instructions, so it does not change) */
+		la.l.prog_type = 5;	/* BPF_PROG_TYPE_TRACEPOINT */
+		fd = (int)syscall(SYS_bpf, 5 /* BPF_PROG_LOAD */, &la, sizeof(la));
+	}
+	if (fd < 0)
+		return -errno;
+	memset(&info, 0, sizeof(info));
+	memset(&ia, 0, sizeof(ia));
+	ia.bpf_fd = (uint32_t)fd;
+	ia.info_len = sizeof(info);
+	ia.info = (uint64_t)(uintptr_t)&info;
+	memset(&ua, 0, sizeof(ua));
+	ua.i = ia;
+	if (syscall(SYS_bpf, 15 /* BPF_OBJ_GET_INFO_BY_FD */, &ua, sizeof(ua))) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	if (id)
+		*id = info.id;
+	if (tag)
+		memcpy(tag, info.tag, 8);
+	return fd;
+}
+
+struct pa_bpf_load_seen pa_bpf_load_records(struct pa_ring *r, const char *name)
+{
+	struct pa_bpf_load_seen seen = { 0, 0, 0 };
+	const struct perf_event_header *h;
+	uint32_t id;
+	uint8_t tag[8];
+	int prog;
+
+	while (pa_ring_next(r))
+		;
+	prog = pa_bpf_load_trivial(name, &id, tag);
+	if (prog < 0)
+		pa_skip("cannot load a BPF program: %s", pa_errno_name(-prog));
+	while ((h = pa_ring_next(r))) {
+		seen.ksymbol += h->type == PERF_RECORD_KSYMBOL;
+		if (h->type == PERF_RECORD_BPF_EVENT) {
+			/* {u16 type, u16 flags, u32 id, u8 tag[8]} */
+			uint16_t type;
+			uint32_t rid;
+
+			memcpy(&type, h + 1, sizeof(type));
+			memcpy(&rid, (const char *)(h + 1) + 4, sizeof(rid));
+			seen.bpf_event++;
+			seen.prog_load += type == 1 && rid == id;
+		}
+	}
+	close(prog);
+	return seen;
+}
+
+/* ---- a tracepoint BPF program, for SET_BPF and QUERY_BPF ---------------- */
+
+int pa_bpf_load_tracepoint(int ret, uint32_t *id)
+{
+	uint64_t insns[2] = { 0xb7 | (uint64_t)(uint32_t)ret << 32, 0x95 }; /* r0 = ret; exit */
+	union { struct pa_bpf_load_attr l; uint8_t pad[256]; } la;
+	union { struct pa_bpf_info_attr i; uint8_t pad[256]; } ia;
+	struct { uint32_t type, id; uint8_t tag[8]; } info;
+	int fd;
+
+	memset(&la, 0, sizeof(la));
+	la.l.prog_type = 5;			/* BPF_PROG_TYPE_TRACEPOINT */
+	la.l.insn_cnt = 2;
+	la.l.insns = (uint64_t)(uintptr_t)insns;
+	la.l.license = (uint64_t)(uintptr_t)"GPL";
+	snprintf(la.l.prog_name, sizeof(la.l.prog_name), "pa_tp_ret%d", ret);
+	fd = (int)syscall(SYS_bpf, 5 /* BPF_PROG_LOAD */, &la, sizeof(la));
+	if (fd < 0)
+		pa_skip("cannot load a BPF_PROG_TYPE_TRACEPOINT program: %s",
+			pa_errno_name(errno));
+	memset(&info, 0, sizeof(info));
+	memset(&ia, 0, sizeof(ia));
+	ia.i.bpf_fd = (uint32_t)fd;
+	ia.i.info_len = sizeof(info);
+	ia.i.info = (uint64_t)(uintptr_t)&info;
+	if (syscall(SYS_bpf, 15 /* BPF_OBJ_GET_INFO_BY_FD */, &ia, sizeof(ia))) {
+		pa_fail("BPF_OBJ_GET_INFO_BY_FD: %s", pa_errno_name(errno));
+		pa_abort();
+	}
+	*id = info.id;
+	return fd;
+}
+
+/* ---- BPF_PROG_TYPE_PERF_EVENT programs, for SET_BPF and BPF links ------ */
+
+long pa_sys_bpf(int cmd, void *attr)
+{
+	return syscall(SYS_bpf, cmd, attr, 128);
+}
+
+int pa_bpf_load_perf_event(int ret)
+{
+	uint64_t insns[2] = { 0xb7 | (uint64_t)(uint32_t)ret << 32, 0x95 };
+	union {
+		struct { uint32_t prog_type, insn_cnt; uint64_t insns, license; } l;
+		uint8_t pad[128];
+	} a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.l.prog_type = 7;
+	a.l.insn_cnt = 2;
+	a.l.insns = (uint64_t)(uintptr_t)insns;
+	a.l.license = (uint64_t)(uintptr_t)"GPL";
+	fd = (int)pa_sys_bpf(5 /* BPF_PROG_LOAD */, &a);
+	if (fd < 0)
+		pa_skip("cannot load a BPF_PROG_TYPE_PERF_EVENT program: %s",
+			pa_errno_name(errno));
+	return fd;
+}
+
+/* bpf_prog_info.run_cnt is at byte 200 */
+uint64_t pa_bpf_run_cnt(int prog)
+{
+	uint64_t info[26];
+	union {
+		struct { uint32_t bpf_fd, info_len; uint64_t info; } i;
+		uint8_t pad[128];
+	} a;
+
+	memset(info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.i.bpf_fd = (uint32_t)prog;
+	a.i.info_len = sizeof(info);
+	a.i.info = (uint64_t)(uintptr_t)info;
+	ASSERT_OK(pa_sys_bpf(15 /* BPF_OBJ_GET_INFO_BY_FD */, &a));
+	return info[25];
+}
+
+/* ---- hand-assembled programs and maps ----------------------------------- */
+
+void pa_bpf_emit(struct pa_bpf_prog *p, uint8_t code, int dst, int src,
+		 int off, int32_t imm)
+{
+	if (p->n >= (int)(sizeof(p->insn) / sizeof(p->insn[0]))) {
+		pa_fail("BPF program longer than %zu instructions",
+			sizeof(p->insn) / sizeof(p->insn[0]));
+		pa_abort();
+	}
+	p->insn[p->n++] = (struct pa_bpf_insn){
+		code, (uint8_t)(dst | src << 4), (int16_t)off, imm
+	};
+}
+
+/* BPF_LD | BPF_DW | BPF_IMM takes two slots: the high half of imm is the
+ * second slot's imm */
+void pa_bpf_ld_imm64(struct pa_bpf_prog *p, int dst, int src, uint64_t imm)
+{
+	pa_bpf_emit(p, 0x18, dst, src, 0, (int32_t)(uint32_t)imm);
+	pa_bpf_emit(p, 0x00, 0, 0, 0, (int32_t)(uint32_t)(imm >> 32));
+}
+
+void pa_bpf_map_update_fp(struct pa_bpf_prog *p, int map, int key_off,
+			  int value_off)
+{
+	pa_bpf_ld_imm64(p, 1, 1, (uint64_t)map);	/* r1 = &map */
+	pa_bpf_emit(p, 0xbf, 2, 10, 0, 0);		/* r2 = fp */
+	pa_bpf_emit(p, 0x07, 2, 0, 0, key_off);		/* r2 = &key */
+	pa_bpf_emit(p, 0xbf, 3, 10, 0, 0);		/* r3 = fp */
+	pa_bpf_emit(p, 0x07, 3, 0, 0, value_off);	/* r3 = &value */
+	pa_bpf_emit(p, 0xb7, 4, 0, 0, 0);		/* r4 = BPF_ANY */
+	pa_bpf_emit(p, 0x85, 0, 0, 0, 2);		/* call bpf_map_update_elem */
+}
+
+int pa_bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
+		      uint32_t max_entries)
+{
+	union { uint32_t a[4]; uint8_t pad[128]; } m;
+	long fd;
+
+	memset(&m, 0, sizeof(m));
+	m.a[0] = type;
+	m.a[1] = key_size;
+	m.a[2] = value_size;
+	m.a[3] = max_entries;
+	fd = pa_sys_bpf(0 /* BPF_MAP_CREATE */, &m);
+	if (fd < 0) {
+		pa_fail("BPF_MAP_CREATE type %u: %s", type, pa_errno_name(errno));
+		pa_abort();
+	}
+	return (int)fd;
+}
+
+long pa_bpf_map_elem(int cmd, int map, uint32_t key, void *value)
+{
+	union {
+		struct { uint32_t map_fd, pad; uint64_t key, value, flags; } e;
+		uint8_t pad[128];
+	} a;
+
+	memset(&a, 0, sizeof(a));
+	a.e.map_fd = (uint32_t)map;
+	a.e.key = (uint64_t)(uintptr_t)&key;
+	a.e.value = (uint64_t)(uintptr_t)value;
+	return pa_sys_bpf(cmd, &a);
+}
+
+int pa_bpf_prog_load(const struct pa_bpf_prog *p, uint32_t prog_type)
+{
+	static char log[65536];
+	union {
+		struct {
+			uint32_t prog_type, insn_cnt;
+			uint64_t insns, license;
+			uint32_t log_level, log_size;
+			uint64_t log_buf;
+		} l;
+		uint8_t pad[128];
+	} a;
+	long fd;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.l.prog_type = prog_type;
+	a.l.insn_cnt = (uint32_t)p->n;
+	a.l.insns = (uint64_t)(uintptr_t)p->insn;
+	/* the perf helpers (bpf_perf_event_read_value() ...) are GPL-only */
+	a.l.license = (uint64_t)(uintptr_t)"GPL";
+	fd = pa_sys_bpf(5 /* BPF_PROG_LOAD */, &a);
+	if (fd >= 0)
+		return (int)fd;
+	/* the verifier's log only for a refused program: say why it was */
+	err = errno;
+	a.l.log_level = 1;
+	a.l.log_size = sizeof(log);
+	a.l.log_buf = (uint64_t)(uintptr_t)log;
+	(void)pa_sys_bpf(5, &a);
+	for (char *s = strtok(log, "\n"); s; s = strtok(NULL, "\n"))
+		pa_diag("verifier: %s", s);
+	pa_fail("BPF_PROG_LOAD: %s", pa_errno_name(err));
+	pa_abort();
+}

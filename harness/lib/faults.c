@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A page-fault workload with an exact count, for the cases that sample
+ * PERF_COUNT_SW_PAGE_FAULTS at period 1 and check one record (or one BPF
+ * run) per fault.
+ */
+#include "internal.h"
+
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+char *pa_fault_pages_prep(struct pa_fault_pages *f, int n)
+{
+	size_t len;
+	char *p;
+
+	f->n = n;
+	f->psz = sysconf(_SC_PAGESIZE);
+	len = (size_t)f->psz * (size_t)n;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		f->err = errno;
+		return NULL;
+	}
+	(void)madvise(p, len, MADV_NOHUGEPAGE);	/* one fault per page */
+	return p;
+}
+
+/* page i, at an offset that differs from page to page: a sample's addr
+ * names the page and cannot be a page boundary by chance */
+char *pa_fault_pages_addr(const struct pa_fault_pages *f, char *p, int i)
+{
+	return p + (size_t)f->psz * (size_t)i + 8 * (size_t)i + 3;
+}
+
+/*
+ * noinline, so that this code and its stack frame are the same for every
+ * run: the warm-up run faults them in, and a later run takes only the
+ * faults of its stores. The stores are volatile so that none is dropped or
+ * merged.
+ */
+__attribute__((noinline)) void pa_fault_pages_run(struct pa_fault_pages *f,
+						  int fd, char *p)
+{
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+		f->err = errno;
+	for (int i = 0; i < f->n; i++) {
+		if (f->ip)
+			f->ip[i] = pa_store_byte(pa_fault_pages_addr(f, p, i));
+		else
+			*(volatile char *)pa_fault_pages_addr(f, p, i) = 1;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) < 0)
+		f->err = errno;
+}
