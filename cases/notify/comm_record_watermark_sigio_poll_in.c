@@ -46,7 +46,8 @@ static void *worker(void *unused)
 
 PERFABI_CASE(
 	.assertion = "a wakeup caused by a non-sample record is signalled too: with O_ASYNC and F_SETSIG, a COMM record that crosses wakeup_watermark (1 byte) of a non-sampling dummy event brings exactly that signal with si_code POLL_IN, si_fd the event's fd and si_band POLLIN|POLLRDNORM, and the ring holds that one COMM record {pid, tid, comm}",
-	.ref = "perf_event_open(2), wakeup_events/wakeup_watermark (\"bytes ... happen before an overflow signal happens\") and Overflow handling (O_ASYNC, F_SETSIG, POLL_IN); kernel/events/ring_buffer.c perf_output_wakeup() (pending_kill = POLL_IN when fasync and none pending), core.c perf_event_wakeup() -> kill_fasync(); fs/fcntl.c send_sigio_to_task()",
+	.ref = "perf_event_open(2), wakeup_events/wakeup_watermark (\"bytes ... happen before an overflow signal happens\") and Overflow handling (O_ASYNC, F_SETSIG, POLL_IN); kernel/events/ring_buffer.c perf_output_wakeup() (pending_kill = POLL_IN when fasync and none pending), core.c perf_event_wakeup() -> kill_fasync(); fs/fcntl.c send_sigio_to_task(). Since 6.10: \"perf/ring_buffer: Trigger IO signals for watermark_wakeup\" (Kyle Huey, 2024); before it a wakeup that no overflow caused sent no signal (Debian 6.1.192 sends none)",
+	.min_kernel = "6.10",
 	.covers = "attr.watermark attr.wakeup_watermark attr.comm record.COMM fd.O_ASYNC fd.F_SETSIG",
 	.probe = pa_probe_self_perf,
 ) {
