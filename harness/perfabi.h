@@ -727,6 +727,10 @@ const char *pa_self_exe(void);
 /* pa_elf_sym_offset() of name in this executable (pa_self_exe()); SKIP
  * where it cannot be found (harness/lib/uprobe_events.c). */
 long pa_self_sym_offset(const char *name);
+/* The offset in this executable's file of addr, from /proc/self/maps,
+ * and (perm, if not NULL) the permissions of its mapping ("r--p"): -1
+ * where no mapping of that file holds addr (harness/lib/uprobe_events.c). */
+long pa_self_file_offset(const void *addr, char perm[5]);
 /* A uprobe trace event through tracefs uprobe_events (harness/lib/
  * uprobe_events.c): "KIND:GROUP/NAME PATH:0xOFFSET", kind 'p' (entry) or
  * 'r' (return), NAME = "u<pid>" written to name. Every probe of group (a
@@ -965,6 +969,32 @@ char *pa_fault_pages_prep(struct pa_fault_pages *f, int n);
 char *pa_fault_pages_addr(const struct pa_fault_pages *f, char *p, int i);
 void pa_fault_pages_run(struct pa_fault_pages *f, int fd, char *p);
 /*
+ * The usual shape of those cases, on a pa_thread: pa_fault_thread_start()
+ * starts the thread, which maps a warm-up set (ft->warm) and `runs` sets
+ * (ft->run[]) of n pages, then calls ft->prep(ft) if set; it opens attr
+ * (disabled: the thread enables it) as ft->fd and cattr, a counter for
+ * the warm-up run, as ft->warm_fd on the thread. pa_fault_thread_run() lets
+ * the thread run: the warm-up run on warm_fd, then each set on fd, with
+ * ft->between(ft, i) after run i but the last, and joins it. A failed mmap
+ * or ioctl, or an err that prep or between set in ft->pg.err, fails the
+ * case. Set prep, between, arg and pg.ip (if wanted) in a zeroed ft first.
+ */
+#define PA_FAULT_RUNS 2
+struct pa_fault_thread {
+	struct pa_fault_pages pg;
+	struct pa_thread t;
+	int runs;
+	char *warm, *run[PA_FAULT_RUNS];
+	int warm_fd, fd;
+	void (*prep)(struct pa_fault_thread *ft);
+	void (*between)(struct pa_fault_thread *ft, int i);
+	void *arg;
+};
+void pa_fault_thread_start(struct pa_fault_thread *ft, int n, int runs,
+			   struct perf_event_attr *attr,
+			   struct perf_event_attr *cattr);
+void pa_fault_thread_run(struct pa_fault_thread *ft);
+/*
  * An event of this thread that is throttled soon after every tick, for
  * the cases that time its PERF_RECORD_UNTHROTTLE: pa_throttle_open() sets
  * kernel.perf_cpu_time_max_percent 25 and perf_event_max_sample_rate 1
@@ -993,6 +1023,26 @@ void pa_throttle_close(struct pa_throttle *t);
  * it, where an x86 data breakpoint (a trap) leaves the sample's ip; 0 where
  * that is not known (not x86-64). */
 uint64_t pa_store_u64_ip_after(volatile uint64_t *p, uint64_t v);
+/*
+ * A child this process traces (harness/lib/tracee.c). pa_tracee_start()
+ * forks it: it asks to be traced (PTRACE_TRACEME), stops with SIGSTOP,
+ * then runs fn (may be NULL) and exits 0; it returns the child's pid once
+ * it has stopped. SKIP where PTRACE_TRACEME is refused; a child that does
+ * not stop within PA_TRACEE_WAIT_MS, or stops otherwise, is killed and fails the case.
+ * pa_tracee_wait(): waitpid() of pid bounded at timeout_ms, true when it
+ * changed state within it (*status set). pa_tracee_kill(): SIGKILL, then
+ * reap it (bounded at PA_TRACEE_WAIT_MS). x86-64: PTRACE_PEEKUSER of
+ * u_debugreg[n] (an error fails the case), and PTRACE_POKEUSER of it
+ * (ptrace()'s return).
+ */
+#define PA_TRACEE_WAIT_MS 10000
+pid_t pa_tracee_start(void (*fn)(void));
+bool pa_tracee_wait(pid_t pid, int timeout_ms, int *status);
+void pa_tracee_kill(pid_t pid);
+#if defined(__x86_64__)
+unsigned long pa_tracee_debugreg_get(pid_t pid, int n);
+long pa_tracee_debugreg_set(pid_t pid, int n, unsigned long value);
+#endif
 /* For an inherited event sampled in a thread started later: keep an open
  * non-inherited event (so this task's context is never a clone of the
  * thread's, and the two are never swapped: the thread's records come from

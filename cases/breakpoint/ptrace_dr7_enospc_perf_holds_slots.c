@@ -1,10 +1,5 @@
 #include "perfabi.h"
 
-#include <signal.h>
-#include <sys/ptrace.h>
-#include <sys/user.h>
-#include <sys/wait.h>
-
 /*
  * perf_event_open(2) breakpoints and the ones a tracer makes through the x86
  * debug registers share the task's 4 slots. With 4 pinned perf breakpoints
@@ -23,8 +18,6 @@
 
 static volatile uint64_t vars[SLOTS];
 
-#define DEBUGREG(n) ((void *)offsetof(struct user, u_debugreg[n]))
-
 /* a pinned write breakpoint of task pid on vars[i]: its fd, or -1 (errno) */
 static int open_bp(pid_t pid, int i)
 {
@@ -33,31 +26,6 @@ static int open_bp(pid_t pid, int i)
 
 	a.pinned = 1;
 	return pa_perf_open(&a, pid, -1, -1, 0);
-}
-
-/* waitpid() bounded at 10 s: its return, or 0 at the timeout */
-static pid_t wait_bounded(pid_t pid, int *st)
-{
-	for (int i = 0; i < 10000; i++) {
-		pid_t r = waitpid(pid, st, WNOHANG);
-
-		if (r != 0)
-			return r;
-		usleep(1000);
-	}
-	return 0;
-}
-
-/* PTRACE_PEEKUSER of u_debugreg[n]; an error fails the case */
-static unsigned long peek_dr(pid_t pid, int n)
-{
-	long v;
-
-	errno = 0;
-	v = ptrace(PTRACE_PEEKUSER, pid, DEBUGREG(n), NULL);
-	if (v == -1 && errno)
-		pa_fail("PTRACE_PEEKUSER u_debugreg[%d]: %s", n, pa_errno_name(errno));
-	return (unsigned long)v;
 }
 #endif
 
@@ -72,27 +40,10 @@ PERFABI_CASE(
 #if !defined(__x86_64__)
 	pa_skip("DR7 and the 4 debug register slots are x86's (checked on x86-64)");
 #else
-	int fd[SLOTS], st, n, extra;
+	int fd[SLOTS], n, extra;
 	pid_t child;
 
-	child = fork();
-	ASSERT_GE(child, 0);
-	if (child == 0) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(3);
-		raise(SIGSTOP);
-		_exit(0);
-	}
-	if (wait_bounded(child, &st) != child) {
-		pa_fail("the tracee did not stop within 10 s");
-		goto out;
-	}
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
-		pa_skip("PTRACE_TRACEME is refused here (Yama ptrace_scope 3, or seccomp)");
-	if (!(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP)) {
-		pa_fail("the tracee's first stop: wait status %#x, expected SIGSTOP", st);
-		goto out;
-	}
+	child = pa_tracee_start(NULL);
 
 	for (n = 0; n < SLOTS; n++) {
 		fd[n] = open_bp(child, n);
@@ -105,8 +56,7 @@ PERFABI_CASE(
 		while (n-- > 0)
 			close(fd[n]);
 		if (err == ENOSPC) {
-			kill(child, SIGKILL);
-			wait_bounded(child, &st);
+			pa_tracee_kill(child);
 			pa_skip("only %d of x86's 4 breakpoint slots are free to the tracee: the others are held by breakpoints outside this case", got);
 		}
 		pa_fail("perf breakpoint on the tracee: perf_event_open() failed with %s",
@@ -115,13 +65,13 @@ PERFABI_CASE(
 	}
 
 	/* all 4 slots are perf's: enabling slot 0 needs a fifth */
-	EXPECT_EQ(peek_dr(child, 7), 0UL);
-	EXPECT_ERRNO(ptrace(PTRACE_POKEUSER, child, DEBUGREG(7), (void *)DR7_ARM), ENOSPC);
-	EXPECT_EQ(peek_dr(child, 7), 0UL);
+	EXPECT_EQ(pa_tracee_debugreg_get(child, 7), 0UL);
+	EXPECT_ERRNO(pa_tracee_debugreg_set(child, 7, DR7_ARM), ENOSPC);
+	EXPECT_EQ(pa_tracee_debugreg_get(child, 7), 0UL);
 
 	close(fd[SLOTS - 1]);
-	if (EXPECT_OK(ptrace(PTRACE_POKEUSER, child, DEBUGREG(7), (void *)DR7_ARM)) >= 0) {
-		EXPECT_EQ(peek_dr(child, 7), DR7_ARM);
+	if (EXPECT_OK(pa_tracee_debugreg_set(child, 7, DR7_ARM)) >= 0) {
+		EXPECT_EQ(pa_tracee_debugreg_get(child, 7), DR7_ARM);
 		/* the tracer's breakpoint now holds the freed slot */
 		extra = open_bp(child, SLOTS - 1);
 		if (extra >= 0) {
@@ -134,7 +84,6 @@ PERFABI_CASE(
 	for (n = 0; n < SLOTS - 1; n++)
 		close(fd[n]);
 out:
-	kill(child, SIGKILL);
-	wait_bounded(child, &st);
+	pa_tracee_kill(child);
 #endif
 }

@@ -32,39 +32,10 @@
 static volatile uint64_t target __attribute__((aligned(8)));
 static volatile uint64_t scratch __attribute__((aligned(8)));
 
-#define DEBUGREG(n) ((void *)offsetof(struct user, u_debugreg[n]))
-
-/* waitpid() bounded at 10 s: its return, or 0 at the timeout */
-static pid_t wait_bounded(pid_t pid, int *st)
+/* in the tracee: the one watched write */
+static void write_target(void)
 {
-	for (int i = 0; i < 10000; i++) {
-		pid_t r = waitpid(pid, st, WNOHANG);
-
-		if (r != 0)
-			return r;
-		usleep(1000);
-	}
-	return 0;
-}
-
-static void tracee_end(pid_t pid)
-{
-	int st;
-
-	kill(pid, SIGKILL);
-	wait_bounded(pid, &st);
-}
-
-/* PTRACE_PEEKUSER of u_debugreg[n]; an error fails the case */
-static unsigned long peek_dr(pid_t pid, int n)
-{
-	long v;
-
-	errno = 0;
-	v = ptrace(PTRACE_PEEKUSER, pid, DEBUGREG(n), NULL);
-	if (v == -1 && errno)
-		pa_fail("PTRACE_PEEKUSER u_debugreg[%d]: %s", n, pa_errno_name(errno));
-	return (unsigned long)v;
+	pa_store_u64_ip_after(&target, VALUE);
 }
 #endif
 
@@ -90,37 +61,17 @@ PERFABI_CASE(
 	ip_after = pa_store_u64_ip_after(&scratch, 0);
 	ASSERT_NE(ip_after, 0);
 
-	child = fork();
-	ASSERT_GE(child, 0);
-	if (child == 0) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(3);
-		raise(SIGSTOP);
-		pa_store_u64_ip_after(&target, VALUE);
-		_exit(0);
-	}
-	if (wait_bounded(child, &st) != child) {
-		pa_fail("the tracee did not stop within 10 s");
-		tracee_end(child);
-		return;
-	}
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
-		pa_skip("PTRACE_TRACEME is refused here (Yama ptrace_scope 3, or seccomp)");
-	if (!(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP)) {
-		pa_fail("the tracee's first stop: wait status %#x, expected SIGSTOP", st);
-		tracee_end(child);
-		return;
-	}
+	child = pa_tracee_start(write_target);
 
-	if (EXPECT_OK(ptrace(PTRACE_POKEUSER, child, DEBUGREG(0), (void *)&target)) < 0 ||
-	    EXPECT_OK(ptrace(PTRACE_POKEUSER, child, DEBUGREG(7), (void *)DR7_ARM)) < 0)
+	if (EXPECT_OK(pa_tracee_debugreg_set(child, 0, (unsigned long)&target)) < 0 ||
+	    EXPECT_OK(pa_tracee_debugreg_set(child, 7, DR7_ARM)) < 0)
 		goto out;
-	EXPECT_EQ(peek_dr(child, 0), (unsigned long)&target);
-	EXPECT_EQ(peek_dr(child, 7), DR7_ARM);
+	EXPECT_EQ(pa_tracee_debugreg_get(child, 0), (unsigned long)&target);
+	EXPECT_EQ(pa_tracee_debugreg_get(child, 7), DR7_ARM);
 
 	if (EXPECT_OK(ptrace(PTRACE_CONT, child, NULL, NULL)) < 0)
 		goto out;
-	if (wait_bounded(child, &st) != child) {
+	if (!pa_tracee_wait(child, PA_TRACEE_WAIT_MS, &st)) {
 		pa_fail("the tracee neither stopped nor exited within 10 s of its write");
 		goto out;
 	}
@@ -142,12 +93,12 @@ PERFABI_CASE(
 	word = ptrace(PTRACE_PEEKDATA, child, (void *)&target, NULL);
 	EXPECT_EQ(errno, 0);
 	EXPECT_EQ((uint64_t)word, VALUE);
-	EXPECT_EQ(peek_dr(child, 6), DR6_RESERVED | DR6_B0);
+	EXPECT_EQ(pa_tracee_debugreg_get(child, 6), DR6_RESERVED | DR6_B0);
 
 	/* the SIGTRAP suppressed: the tracee runs to its exit, no other stop */
 	if (EXPECT_OK(ptrace(PTRACE_CONT, child, NULL, NULL)) < 0)
 		goto out;
-	if (wait_bounded(child, &st) != child) {
+	if (!pa_tracee_wait(child, PA_TRACEE_WAIT_MS, &st)) {
 		pa_fail("the tracee did not exit within 10 s of its one write");
 		goto out;
 	}
@@ -158,6 +109,6 @@ PERFABI_CASE(
 	EXPECT_EQ(WEXITSTATUS(st), 0);
 	return;
 out:
-	tracee_end(child);
+	pa_tracee_kill(child);
 #endif
 }

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 
 /*
  * The reference counter (an SDT "semaphore") of a uprobe PMU event lives
@@ -36,36 +35,6 @@ __attribute__((noinline)) void pa_refctr_delayed_fn(void)
  * own so it is in the file; read through a volatile pointer */
 static const unsigned short sem_ro_data = SEM_VALUE;
 #define sem_ro (*(const volatile unsigned short *)&sem_ro_data)
-
-/* The file offset of addr in this executable (/proc/self/maps), with the
- * permissions of its mapping: -1 where no mapping of that file holds it. */
-static long self_offset_perm(const void *addr, char perm[5])
-{
-	unsigned long long start, end, pgoff, ino;
-	char line[4600], path[4097];
-	struct stat st;
-	long r = -1;
-	FILE *f;
-
-	if (stat("/proc/self/exe", &st))
-		return -1;
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		path[0] = 0;
-		if (sscanf(line, "%llx-%llx %4s %llx %*s %llu %4096s",
-			   &start, &end, perm, &pgoff, &ino, path) < 5)
-			continue;
-		if ((uintptr_t)addr < start || (uintptr_t)addr >= end)
-			continue;
-		if (ino == (unsigned long long)st.st_ino && path[0] == '/')
-			r = (long)(pgoff + ((uintptr_t)addr - start));
-		break;
-	}
-	fclose(f);
-	return r;
-}
 
 static bool ref_ctr_format_ok(void)
 {
@@ -106,7 +75,7 @@ PERFABI_CASE(
 
 	if (off < 0)
 		pa_skip("cannot find pa_refctr_delayed_fn in %s", exe ? exe : "/proc/self/exe");
-	sem_off = self_offset_perm((const void *)&sem_ro, perm);
+	sem_off = pa_self_file_offset((const void *)&sem_ro, perm);
 	if (sem_off <= 0)
 		pa_skip("the counter does not lie in a file mapping of %s", exe);
 	if (perm[1] == 'w')

@@ -1,7 +1,5 @@
 #include "perfabi.h"
 
-#include <sys/stat.h>
-
 __attribute__((noinline)) void pa_refctr_target_fn(void);
 __attribute__((noinline)) void pa_refctr_target_fn(void)
 {
@@ -11,36 +9,6 @@ __attribute__((noinline)) void pa_refctr_target_fn(void)
 /* The semaphore: a short in the file-backed data of this binary (the
  * nonzero neighbour keeps the array out of .bss, which has no file). */
 static volatile short sems[2] = { 0, 0x5a5a };
-
-/* The file offset of addr in this executable, from /proc/self/maps: -1
- * where it does not lie in a mapping of that file. */
-static long self_file_offset(const void *addr)
-{
-	unsigned long long start, end, pgoff, ino;
-	char line[4600], path[4097];
-	struct stat st;
-	long r = -1;
-	FILE *f;
-
-	if (stat("/proc/self/exe", &st))
-		return -1;
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		path[0] = 0;
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %llu %4096s",
-			   &start, &end, &pgoff, &ino, path) < 4)
-			continue;
-		if ((uintptr_t)addr < start || (uintptr_t)addr >= end)
-			continue;
-		if (ino == (unsigned long long)st.st_ino && path[0] == '/')
-			r = (long)(pgoff + ((uintptr_t)addr - start));
-		break;
-	}
-	fclose(f);
-	return r;
-}
 
 /* format/ref_ctr_offset must read "config:32-63": the bits this case sets. */
 static const char *ref_ctr_format(void)
@@ -69,7 +37,7 @@ PERFABI_CASE(
 ) {
 	const char *exe = pa_self_exe();
 	long off = exe ? pa_elf_sym_offset(exe, "pa_refctr_target_fn") : -1;
-	long sem_off = self_file_offset((const void *)&sems[0]);
+	long sem_off = pa_self_file_offset((const void *)&sems[0], NULL);
 	const char *fmt = ref_ctr_format();
 	int want = pa_expected_errno(PA_NEED_UPROBE_PMU);
 	struct perf_event_attr attr;

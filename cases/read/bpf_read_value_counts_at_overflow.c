@@ -21,28 +21,6 @@
 #define NREAD 2
 #define ENT 40			/* one read: ret, counter, enabled, running, spare */
 
-static struct {
-	struct pa_fault_pages pg;
-	char *warm, *run;	/* N fresh pages each */
-	int warm_fd, fd;
-} w;
-
-static void prep(void *arg)
-{
-	(void)arg;
-	w.warm = pa_fault_pages_prep(&w.pg, N);
-	w.run = pa_fault_pages_prep(&w.pg, N);
-}
-
-/* the run on the counter warm_fd faults in the code and stack, so that the
- * run on fd takes exactly the N faults of its stores */
-static void work(void *arg)
-{
-	(void)arg;
-	pa_fault_pages_run(&w.pg, w.warm_fd, w.warm);
-	pa_fault_pages_run(&w.pg, w.fd, w.run);
-}
-
 /*
  * For read j (flags[j]): the helper fills the 24 bytes at fp - NREAD*ENT +
  * ENT*j + 8, and its return value goes to the 8 bytes before; then the
@@ -84,36 +62,25 @@ PERFABI_CASE(
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
 	uint64_t flags[NREAD] = { 0, 1 };
 	uint64_t res[NREAD * ENT / 8], s_end[3], c_end[3], prev = 0;
-	struct pa_thread t;
+	struct pa_fault_thread ft = { 0 };
 	int perf_map, result_map, fd;
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
-	pa_thread_start(&t, prep, work, NULL);
-	if (!w.warm || !w.run) {
-		pa_fail("mmap in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
-	attr.disabled = 1;
 	attr.read_format = cattr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 					       PERF_FORMAT_TOTAL_TIME_RUNNING;
-	w.fd = ASSERT_OPEN(&attr, t.tid, -1, -1, 0);
-	w.warm_fd = ASSERT_OPEN(&cattr, t.tid, -1, -1, 0);
+	pa_fault_thread_start(&ft, N, 1, &attr, &cattr);
 
 	perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, 2);
-	ASSERT_OK(pa_bpf_map_elem(2, perf_map, 0, &w.fd));
-	ASSERT_OK(pa_bpf_map_elem(2, perf_map, 1, &w.warm_fd));
+	ASSERT_OK(pa_bpf_map_elem(2, perf_map, 0, &ft.fd));
+	ASSERT_OK(pa_bpf_map_elem(2, perf_map, 1, &ft.warm_fd));
 	result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, NREAD * ENT, N + 1);
 	build(perf_map, result_map, flags);
 	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
-	ASSERT_OK(ioctl(w.fd, PERF_EVENT_IOC_SET_BPF, fd));
+	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, fd));
 
-	pa_thread_run(&t);
-	if (w.pg.err) {
-		pa_fail("ioctl in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
-	pa_read_u64(w.fd, s_end, 3);
-	pa_read_u64(w.warm_fd, c_end, 3);
+	pa_fault_thread_run(&ft);
+	pa_read_u64(ft.fd, s_end, 3);
+	pa_read_u64(ft.warm_fd, c_end, 3);
 	EXPECT_EQ(s_end[0], N);
 	EXPECT_GE(c_end[0], N);		/* the stores, and the warm-up's own */
 	for (uint32_t i = 1; i <= N; i++) {
@@ -137,6 +104,6 @@ PERFABI_CASE(
 	close(fd);
 	close(result_map);
 	close(perf_map);
-	close(w.fd);
-	close(w.warm_fd);
+	close(ft.fd);
+	close(ft.warm_fd);
 }

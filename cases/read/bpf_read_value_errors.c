@@ -24,28 +24,6 @@
 #define NREAD 7
 #define ENT 40			/* one read: ret, counter, enabled, running, spare */
 
-static struct {
-	struct pa_fault_pages pg;
-	char *warm, *run;	/* N fresh pages each */
-	int warm_fd, fd;
-} w;
-
-static void prep(void *arg)
-{
-	(void)arg;
-	w.warm = pa_fault_pages_prep(&w.pg, N);
-	w.run = pa_fault_pages_prep(&w.pg, N);
-}
-
-/* the run on the counter warm_fd faults in the code and stack, so that the
- * run on fd takes exactly the N faults of its stores */
-static void work(void *arg)
-{
-	(void)arg;
-	pa_fault_pages_run(&w.pg, w.warm_fd, w.warm);
-	pa_fault_pages_run(&w.pg, w.fd, w.run);
-}
-
 /*
  * For read j (flags[j], size[j]): the helper fills the size[j] bytes at fp - NREAD*ENT +
  * ENT*j + 8, and its return value goes to the 8 bytes before; then the
@@ -92,37 +70,26 @@ PERFABI_CASE(
 	const int size[NREAD] = { 24, 24, 24, 24, 24, 24, 32 };
 	const int want[NREAD] = { 0, -EINVAL, -E2BIG, -ENOENT, -EINVAL, -EBUSY, -EINVAL };
 	uint64_t res[NREAD * ENT / 8];
-	struct pa_thread t;
+	struct pa_fault_thread ft = { 0 };
 	int perf_map, result_map, fd, other, pinned;
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
-	pa_thread_start(&t, prep, work, NULL);
-	if (!w.warm || !w.run) {
-		pa_fail("mmap in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
-	attr.disabled = 1;
-	w.fd = ASSERT_OPEN(&attr, t.tid, -1, -1, 0);
-	w.warm_fd = ASSERT_OPEN(&cattr, t.tid, -1, -1, 0);
+	pa_fault_thread_start(&ft, N, 1, &attr, &cattr);
 	other = ASSERT_OPEN(&cattr, 0, -1, -1, 0);	/* the main thread's */
 	cattr.pinned = 1;				/* and stays disabled */
-	pinned = ASSERT_OPEN(&cattr, t.tid, -1, -1, 0);
+	pinned = ASSERT_OPEN(&cattr, ft.t.tid, -1, -1, 0);
 
 	perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, 4);
-	ASSERT_OK(pa_bpf_map_elem(2, perf_map, 0, &w.fd));
+	ASSERT_OK(pa_bpf_map_elem(2, perf_map, 0, &ft.fd));
 	ASSERT_OK(pa_bpf_map_elem(2, perf_map, 2, &other));
 	ASSERT_OK(pa_bpf_map_elem(2, perf_map, 3, &pinned));
 	result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, NREAD * ENT, N + 1);
 	build(perf_map, result_map, flags, size);
 	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
-	ASSERT_OK(ioctl(w.fd, PERF_EVENT_IOC_SET_BPF, fd));
+	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, fd));
 
-	pa_thread_run(&t);
-	if (w.pg.err) {
-		pa_fail("ioctl in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
-	EXPECT_EQ(pa_read_one(w.fd), N);
+	pa_fault_thread_run(&ft);
+	EXPECT_EQ(pa_read_one(ft.fd), N);
 	for (uint32_t i = 1; i <= N; i++) {
 		ASSERT_OK(pa_bpf_map_elem(1, result_map, i, res));
 		EXPECT_EQ((int64_t)res[0], 0);	/* S itself, the key */
@@ -148,6 +115,6 @@ PERFABI_CASE(
 	close(perf_map);
 	close(pinned);
 	close(other);
-	close(w.fd);
-	close(w.warm_fd);
+	close(ft.fd);
+	close(ft.warm_fd);
 }

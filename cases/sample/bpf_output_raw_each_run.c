@@ -22,37 +22,19 @@
 
 static const uint8_t tail5[5] = { 0xa1, 0xb2, 0xc3, 0xd4, 0xe5 };
 
-static struct {
-	struct pa_fault_pages pg;
-	char *warm, *run;	/* N fresh pages each */
-	int warm_fd, fd;
-	int cpu;		/* the thread's CPU */
-	uint64_t ip[N];		/* the storing instruction of each fault */
-} w;
+static uint64_t ip[N];		/* the storing instruction of each fault */
+static int cpu;			/* the thread's CPU */
 
-static void prep(void *arg)
+/* in the thread: stay on one CPU, BPF_F_CURRENT_CPU picks its slot */
+static void pin(struct pa_fault_thread *ft)
 {
 	cpu_set_t set;
 
-	(void)arg;
-	w.warm = pa_fault_pages_prep(&w.pg, N);
-	w.run = pa_fault_pages_prep(&w.pg, N);
-	w.pg.ip = w.ip;
-	/* stay on one CPU: BPF_F_CURRENT_CPU picks its slot */
-	w.cpu = sched_getcpu();
+	cpu = sched_getcpu();
 	CPU_ZERO(&set);
-	CPU_SET(w.cpu, &set);
-	if (w.cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
-		w.pg.err = errno;
-}
-
-/* the run on a counter faults in the code and stack, so that the run on S
- * takes exactly the N faults of its stores */
-static void work(void *arg)
-{
-	(void)arg;
-	pa_fault_pages_run(&w.pg, w.warm_fd, w.warm);
-	pa_fault_pages_run(&w.pg, w.fd, w.run);
+	CPU_SET(cpu, &set);
+	if (cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
+		ft->pg.err = errno;
 }
 
 static struct pa_bpf_prog prog;
@@ -96,7 +78,7 @@ PERFABI_CASE(
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
 	struct perf_event_attr oattr = pa_sw_attr(PERF_COUNT_SW_BPF_OUTPUT);
 	const struct perf_event_header *h;
-	struct pa_thread t;
+	struct pa_fault_thread ft = { .prep = pin, .pg.ip = ip };
 	struct pa_sample s;
 	struct pa_ring r;
 	uint64_t ret, first;
@@ -104,35 +86,24 @@ PERFABI_CASE(
 	int perf_map, result_map, fd, out, n = 0, other = 0;
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
-	pa_thread_start(&t, prep, work, NULL);
-	if (!w.warm || !w.run || w.pg.err) {
-		pa_fail("set-up in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
-	attr.disabled = 1;
-	w.fd = ASSERT_OPEN(&attr, t.tid, -1, -1, 0);
-	w.warm_fd = ASSERT_OPEN(&cattr, t.tid, -1, -1, 0);
+	pa_fault_thread_start(&ft, N, 1, &attr, &cattr);
 	oattr.disabled = 0;		/* on the CPU whenever the thread is */
 	oattr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR |
 			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
-	out = ASSERT_OPEN(&oattr, t.tid, -1, -1, 0);
+	out = ASSERT_OPEN(&oattr, ft.t.tid, -1, -1, 0);
 	pa_ring_map(&r, out, 4);
 
-	if (ncpu <= w.cpu)
-		ncpu = w.cpu + 1;
+	if (ncpu <= cpu)
+		ncpu = cpu + 1;
 	perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, (uint32_t)ncpu);
-	ASSERT_OK(pa_bpf_map_elem(2, perf_map, (uint32_t)w.cpu, &out));
+	ASSERT_OK(pa_bpf_map_elem(2, perf_map, (uint32_t)cpu, &out));
 	result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, N + 1);
 	build(perf_map, result_map);
 	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
-	ASSERT_OK(ioctl(w.fd, PERF_EVENT_IOC_SET_BPF, fd));
+	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, fd));
 
-	pa_thread_run(&t);
-	if (w.pg.err) {
-		pa_fail("ioctl in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
-	EXPECT_EQ(pa_read_one(w.fd), N);
+	pa_fault_thread_run(&ft);
+	EXPECT_EQ(pa_read_one(ft.fd), N);
 	for (uint32_t i = 1; i <= N; i++) {
 		ret = 1;
 		ASSERT_OK(pa_bpf_map_elem(1, result_map, i, &ret));
@@ -146,12 +117,12 @@ PERFABI_CASE(
 		if (!pa_sample_parse(&oattr, h, &s))
 			pa_abort();
 		EXPECT_EQ(h->misc & PERF_RECORD_MISC_CPUMODE_MASK, PERF_RECORD_MISC_USER);
-		if (n < N && w.ip[n])	/* known where pa_store_byte() knows it */
-			EXPECT_EQ(s.ip, w.ip[n]);
+		if (n < N && ip[n])	/* known where pa_store_byte() knows it */
+			EXPECT_EQ(s.ip, ip[n]);
 		EXPECT_EQ(s.pid, (uint32_t)getpid());
-		EXPECT_EQ(s.tid, (uint32_t)t.tid);
+		EXPECT_EQ(s.tid, (uint32_t)ft.t.tid);
 		EXPECT_EQ(s.addr, 0);
-		EXPECT_EQ(s.cpu, (uint32_t)w.cpu);
+		EXPECT_EQ(s.cpu, (uint32_t)cpu);
 		EXPECT_EQ(s.res, 0);
 		EXPECT_EQ(s.period, 0);
 		ASSERT_EQ(s.var.raw_size, 20);	/* round_up(4 + 13, 8) - 4 */
@@ -170,6 +141,6 @@ PERFABI_CASE(
 	close(perf_map);
 	pa_ring_unmap(&r);
 	close(out);
-	close(w.fd);
-	close(w.warm_fd);
+	close(ft.fd);
+	close(ft.warm_fd);
 }

@@ -5,30 +5,13 @@
 
 #define N 16
 
-static struct {
-	struct pa_fault_pages pg;
-	char *warm, *run, *after;	/* N fresh pages each */
-	int warm_fd, fd, link;
-} w;
-
-static void prep(void *arg)
+/* in the thread, between the two runs: the last reference to the link
+ * goes, which detaches the program */
+static void close_link(struct pa_fault_thread *ft, int i)
 {
-	(void)arg;
-	w.warm = pa_fault_pages_prep(&w.pg, N);
-	w.run = pa_fault_pages_prep(&w.pg, N);
-	w.after = pa_fault_pages_prep(&w.pg, N);
-}
-
-/* the run on the counter warm_fd faults in the code and stack, so that
- * each run on fd takes exactly the N faults of its stores */
-static void work(void *arg)
-{
-	(void)arg;
-	pa_fault_pages_run(&w.pg, w.warm_fd, w.warm);
-	pa_fault_pages_run(&w.pg, w.fd, w.run);
-	if (close(w.link) < 0)		/* the last reference: detaches */
-		w.pg.err = errno;
-	pa_fault_pages_run(&w.pg, w.fd, w.after);
+	(void)i;
+	if (close(*(int *)ft->arg) < 0)
+		ft->pg.err = errno;
 }
 
 PERFABI_CASE(
@@ -48,37 +31,27 @@ PERFABI_CASE(
 		uint8_t pad[128];
 	} lc;
 	const struct perf_event_header *h;
-	struct pa_thread t;
+	struct pa_fault_thread ft = { .between = close_link };
 	struct pa_sample s;
 	struct pa_ring r;
-	int prog, stats, n = 0, other = 0;
+	int prog, stats, link, n = 0, other = 0;
 
 	prog = pa_bpf_load_perf_event(0);
-	pa_thread_start(&t, prep, work, NULL);
-	if (!w.warm || !w.run || !w.after) {
-		pa_fail("mmap in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
-	attr.disabled = 1;
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_ADDR | PERF_SAMPLE_READ;
-	w.fd = ASSERT_OPEN(&attr, t.tid, -1, -1, 0);
-	w.warm_fd = ASSERT_OPEN(&cattr, t.tid, -1, -1, 0);
-	pa_ring_map(&r, w.fd, 16);
+	ft.arg = &link;
+	pa_fault_thread_start(&ft, N, 2, &attr, &cattr);
+	pa_ring_map(&r, ft.fd, 16);
 	memset(&lc, 0, sizeof(lc));
 	lc.l.prog_fd = (uint32_t)prog;
-	lc.l.target_fd = (uint32_t)w.fd;
+	lc.l.target_fd = (uint32_t)ft.fd;
 	lc.l.attach_type = 41;			/* BPF_PERF_EVENT */
-	w.link = (int)ASSERT_OK(pa_sys_bpf(28 /* BPF_LINK_CREATE */, &lc));
+	link = (int)ASSERT_OK(pa_sys_bpf(28 /* BPF_LINK_CREATE */, &lc));
 	memset(&st, 0, sizeof(st));
 	stats = (int)ASSERT_OK(pa_sys_bpf(32 /* BPF_ENABLE_STATS */, &st));
 
-	pa_thread_run(&t);
-	if (w.pg.err) {
-		pa_fail("ioctl or close in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
+	pa_fault_thread_run(&ft);
 	EXPECT_EQ(pa_bpf_run_cnt(prog), N);		/* linked for the first N only */
-	EXPECT_EQ(pa_read_one(w.fd), 2 * N);	/* all were counted */
+	EXPECT_EQ(pa_read_one(ft.fd), 2 * N);	/* all were counted */
 	while ((h = pa_ring_next(&r))) {
 		if (h->type != PERF_RECORD_SAMPLE) {
 			other++;
@@ -88,10 +61,10 @@ PERFABI_CASE(
 			pa_abort();
 		EXPECT_EQ(h->misc & PERF_RECORD_MISC_CPUMODE_MASK, PERF_RECORD_MISC_USER);
 		EXPECT_EQ(s.pid, (uint32_t)getpid());
-		EXPECT_EQ(s.tid, (uint32_t)t.tid);
+		EXPECT_EQ(s.tid, (uint32_t)ft.t.tid);
 		if (n < N) {
 			/* the first sample is the first fault after the close */
-			EXPECT_EQ(s.addr, (uint64_t)(uintptr_t)pa_fault_pages_addr(&w.pg, w.after, n));
+			EXPECT_EQ(s.addr, (uint64_t)(uintptr_t)pa_fault_pages_addr(&ft.pg, ft.run[1], n));
 			EXPECT_EQ(s.read[0], (uint64_t)N + (uint64_t)n + 1);
 		}
 		n++;
@@ -101,7 +74,7 @@ PERFABI_CASE(
 		pa_diag("%d records other than samples", other);
 	close(stats);
 	pa_ring_unmap(&r);
-	close(w.fd);
-	close(w.warm_fd);
+	close(ft.fd);
+	close(ft.warm_fd);
 	close(prog);
 }

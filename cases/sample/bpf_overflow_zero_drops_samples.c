@@ -5,28 +5,6 @@
 
 #define N 16
 
-static struct {
-	struct pa_fault_pages pg;
-	char *warm, *run;	/* N fresh pages each */
-	int warm_fd, fd;
-} w;
-
-static void prep(void *arg)
-{
-	(void)arg;
-	w.warm = pa_fault_pages_prep(&w.pg, N);
-	w.run = pa_fault_pages_prep(&w.pg, N);
-}
-
-/* the run on the counter warm_fd faults in the code and stack, so that the
- * run on fd takes exactly the N faults of its stores */
-static void work(void *arg)
-{
-	(void)arg;
-	pa_fault_pages_run(&w.pg, w.warm_fd, w.warm);
-	pa_fault_pages_run(&w.pg, w.fd, w.run);
-}
-
 PERFABI_CASE(
 	.assertion = "a BPF_PROG_TYPE_PERF_EVENT program attached with PERF_EVENT_IOC_SET_BPF to a sampling software event runs on each overflow, and a return of 0 drops the sample but not the count: N page faults of a thread at sample_period 1 run the program N times and count N, and the ring receives no sample",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_SET_BPF (since Linux 4.1); kernel/events/core.c __perf_event_overflow(): a BPF_PROG_TYPE_PERF_EVENT program returning 0 (bpf_overflow_handler()) skips the output (6.1: bpf_overflow_handler() returns before the original overflow handler when ret == 0), after perf_swevent_event() added the fault to the count; commit aa6a5f3cb2b2 (4.9)",
@@ -40,32 +18,21 @@ PERFABI_CASE(
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
 	union { uint32_t type; uint8_t pad[128]; } st;	/* BPF_STATS_RUN_TIME */
 	const struct perf_event_header *h;
-	struct pa_thread t;
+	struct pa_fault_thread ft = { 0 };
 	struct pa_ring r;
 	int prog, stats, n = 0, other = 0;
 
 	prog = pa_bpf_load_perf_event(0);
-	pa_thread_start(&t, prep, work, NULL);
-	if (!w.warm || !w.run) {
-		pa_fail("mmap in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
-	attr.disabled = 1;
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_ADDR;
-	w.fd = ASSERT_OPEN(&attr, t.tid, -1, -1, 0);
-	w.warm_fd = ASSERT_OPEN(&cattr, t.tid, -1, -1, 0);
-	pa_ring_map(&r, w.fd, 16);
-	ASSERT_OK(ioctl(w.fd, PERF_EVENT_IOC_SET_BPF, prog));
+	pa_fault_thread_start(&ft, N, 1, &attr, &cattr);
+	pa_ring_map(&r, ft.fd, 16);
+	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, prog));
 	memset(&st, 0, sizeof(st));
 	stats = (int)ASSERT_OK(pa_sys_bpf(32 /* BPF_ENABLE_STATS */, &st));
 
-	pa_thread_run(&t);
-	if (w.pg.err) {
-		pa_fail("ioctl in the thread: %s", pa_errno_name(w.pg.err));
-		pa_abort();
-	}
+	pa_fault_thread_run(&ft);
 	EXPECT_EQ(pa_bpf_run_cnt(prog), N);		/* the program saw every overflow */
-	EXPECT_EQ(pa_read_one(w.fd), N);	/* every fault was counted */
+	EXPECT_EQ(pa_read_one(ft.fd), N);	/* every fault was counted */
 	while ((h = pa_ring_next(&r))) {
 		if (h->type == PERF_RECORD_SAMPLE)
 			n++;
@@ -77,7 +44,7 @@ PERFABI_CASE(
 		pa_diag("%d records other than samples", other);
 	close(stats);
 	pa_ring_unmap(&r);
-	close(w.fd);
-	close(w.warm_fd);
+	close(ft.fd);
+	close(ft.warm_fd);
 	close(prog);
 }

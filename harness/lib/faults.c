@@ -54,3 +54,61 @@ __attribute__((noinline)) void pa_fault_pages_run(struct pa_fault_pages *f,
 	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) < 0)
 		f->err = errno;
 }
+
+static void fault_thread_prep(void *arg)
+{
+	struct pa_fault_thread *ft = arg;
+
+	ft->warm = pa_fault_pages_prep(&ft->pg, ft->pg.n);
+	for (int i = 0; i < ft->runs; i++)
+		ft->run[i] = pa_fault_pages_prep(&ft->pg, ft->pg.n);
+	if (ft->prep)
+		ft->prep(ft);
+}
+
+/* the warm-up run faults in the code and stack of the runs: each run on
+ * fd, from the same frame, takes exactly the faults of its stores */
+static void fault_thread_work(void *arg)
+{
+	struct pa_fault_thread *ft = arg;
+
+	pa_fault_pages_run(&ft->pg, ft->warm_fd, ft->warm);
+	for (int i = 0; i < ft->runs; i++) {
+		if (i && ft->between)
+			ft->between(ft, i - 1);
+		pa_fault_pages_run(&ft->pg, ft->fd, ft->run[i]);
+	}
+}
+
+void pa_fault_thread_start(struct pa_fault_thread *ft, int n, int runs,
+			   struct perf_event_attr *attr,
+			   struct perf_event_attr *cattr)
+{
+	bool mapped;
+
+	ASSERT_TRUE(runs >= 1 && runs <= PA_FAULT_RUNS);
+	ft->pg.n = n;
+	ft->runs = runs;
+	pa_thread_start(&ft->t, fault_thread_prep, fault_thread_work, ft);
+	mapped = ft->warm;
+	for (int i = 0; i < runs; i++)
+		mapped = mapped && ft->run[i];
+	if (!mapped || ft->pg.err) {
+		pa_fail("%s in the thread: %s", mapped ? "set-up" : "mmap",
+			pa_errno_name(ft->pg.err));
+		pa_abort();
+	}
+	attr->disabled = 1;
+	ft->fd = ASSERT_OPEN(attr, ft->t.tid, -1, -1, 0);
+	ft->warm_fd = ASSERT_OPEN(cattr, ft->t.tid, -1, -1, 0);
+}
+
+void pa_fault_thread_run(struct pa_fault_thread *ft)
+{
+	pa_thread_run(&ft->t);
+	if (ft->pg.err) {
+		pa_fail("ioctl%s in the thread: %s", ft->between ? " or a step between runs" : "",
+			pa_errno_name(ft->pg.err));
+		pa_abort();
+	}
+}

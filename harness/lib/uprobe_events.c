@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uprobe trace events made through tracefs uprobe_events, removed again on
- * every exit path, and the file offset of a function of this executable.
+ * every exit path, and file offsets in this executable (of a function, of
+ * an address).
  */
 #include "perfabi.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #define MAX_GROUPS 4
 
@@ -100,4 +102,34 @@ long pa_self_sym_offset(const char *name)
 	if (off < 0)
 		pa_skip("cannot find %s in %s", name, exe ? exe : "/proc/self/exe");
 	return off;
+}
+
+long pa_self_file_offset(const void *addr, char perm[5])
+{
+	unsigned long long start, end, pgoff, ino;
+	char line[4600], path[4097], p[5] = "";
+	struct stat st;
+	long r = -1;
+	FILE *f;
+
+	if (stat("/proc/self/exe", &st))
+		return -1;
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		path[0] = 0;
+		if (sscanf(line, "%llx-%llx %4s %llx %*s %llu %4096s",
+			   &start, &end, p, &pgoff, &ino, path) < 5)
+			continue;
+		if ((uintptr_t)addr < start || (uintptr_t)addr >= end)
+			continue;
+		if (ino == (unsigned long long)st.st_ino && path[0] == '/')
+			r = (long)(pgoff + ((uintptr_t)addr - start));
+		if (perm)
+			memcpy(perm, p, sizeof(p));
+		break;
+	}
+	fclose(f);
+	return r;
 }
