@@ -215,7 +215,8 @@ static void taint_after_case(struct pa_result *r, unsigned long before,
 {
 	char was[32], now[32];
 
-	if (!(after & ~before))
+	/* TAINT_TEST (N, bit 18): kselftest-style test modules, not trouble */
+	if (!(after & ~before & ~(1UL << 18)))
 		return;
 	taint_letters(before, was, sizeof(was));
 	taint_letters(after, now, sizeof(now));
@@ -227,6 +228,25 @@ static void taint_after_case(struct pa_result *r, unsigned long before,
 		r->outcome = PA_FAIL;
 		snprintf(r->detail, sizeof(r->detail), "kernel tainted %#lx -> %#lx (%s) while it ran",
 			 before, after, now);
+	}
+}
+
+static int kmsg_fd = -1;
+
+/* A kernel-log line of trouble (WARN, BUG, oops...) while a case ran fails
+ * it, as a new taint bit does. */
+static void kmsg_after_case(struct pa_result *r, FILE *tap)
+{
+	char line[256];
+
+	if (!pa_kmsg_trouble(kmsg_fd, line, sizeof(line)))
+		return;
+	printf("# the kernel logged while %s ran: %s\n", r->name, line);
+	if (tap)
+		fprintf(tap, "# kernel log while %s ran: %s\n", r->name, line);
+	if (r->outcome != PA_FAIL) {
+		r->outcome = PA_FAIL;
+		snprintf(r->detail, sizeof(r->detail), "the kernel logged while it ran: %.200s", line);
 	}
 }
 
@@ -447,6 +467,7 @@ static void run_job(const struct pa_job *job, struct pa_result *r, double scale,
 	collect(job, &e, r, out, tap, verbose);
 	taint_after_case(r, *taint_before, taint, tap);
 	*taint_before = taint;
+	kmsg_after_case(r, tap);
 	free(e.output);
 }
 
@@ -581,6 +602,9 @@ int main(int argc, char **argv)
 		printf("%s\n", mount_note);
 	if (plan.notes[0])
 		printf("%s\n", plan.notes);
+	kmsg_fd = pa_kmsg_open(err, sizeof(err));
+	if (kmsg_fd < 0)
+		printf("# %s\n", err);
 	if (tap) {
 		fprintf(tap, "TAP version 13\n1..%d\n", plan.njobs);
 		fprintf(tap, "# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",

@@ -60,6 +60,13 @@ void pa_print_totals(FILE *f, const struct pa_counts *c);
 /* Mount tracefs in a private mount namespace when the host has not
  * (root only); 1 mounted, 0 nothing to do, -1 failed; note says which. */
 int pa_private_mounts(char *note, size_t len);
+
+/* The kernel log (runner/kmsg.c): open at the end (-1 and why when it
+ * cannot be read), and whether the records since the last call hold a
+ * WARN/BUG/oops-like line (the first in line). */
+int pa_kmsg_open(char *why, size_t len);
+bool pa_kmsg_trouble(int fd, char *line, size_t len);
+bool pa_kmsg_is_trouble(const char *msg);
 /* As root: list every tracepoint id in a world-readable file and name it in
  * $PERFABI_TRACEPOINT_IDS for the cases (tracefs is root-only). The count,
  * or -1. */
