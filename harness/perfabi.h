@@ -71,6 +71,15 @@ struct pa_known_bug {
 	const char *fixed_in;
 };
 
+/* The kernel fix a regression case (cases/regress/) checks for. */
+struct pa_fix {
+	const char *commit;	/* 12-digit fix commit */
+	const char *subject;	/* its subject line */
+	const char *release;	/* first fixed mainline release */
+	const char *cve;	/* CVE id, or NULL */
+	const char *stable;	/* stable releases that took it, space separated */
+};
+
 struct pa_case {
 	/* what is checked */
 	const char *assertion;	/* the documented sentence, required */
@@ -98,6 +107,7 @@ struct pa_case {
 	int timeout;		/* seconds, default 10 */
 	bool privileged;	/* privilege-sensitive: run in every matrix cell */
 	struct pa_known_bug xfail;
+	struct pa_fix fix;	/* a regression case: the fix it checks for */
 
 	void (*body)(void);
 };

@@ -51,6 +51,7 @@ PERFABI_CASE(
 	.assertion = "a sibling whose own read is small is refused with E2BIG when it would push the PERF_FORMAT_GROUP read of an existing member (the leader, or an earlier sibling) over 16 KiB: with 24-byte entries the 682nd member fails",
 	.ref = "\"perf: Fix perf_event_validate_size()\" 382c27f4ed28 (6.7, CVE-2023-6931; stable 6.1.68): kernel/events/core.c perf_event_validate_size() checks the leader's and every sibling's read_format at nr_siblings + 1",
 	.covers = "arg.group_fd errno.E2BIG read_format.GROUP",
+	.fix = { .commit = "382c27f4ed28", .subject = "perf: Fix perf_event_validate_size()", .release = "6.7" },
 	.tags = "linux-git=382c27f4ed28",
 	.min_kernel = "6.0",	/* PERF_FORMAT_LOST */
 	.probe = pa_probe_self_perf,

@@ -12,6 +12,7 @@ PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_PERIOD on a sampling (non-freq) event fails with EINVAL for every period with bit 63 set, like perf_event_open() does for attr.sample_period, and accepts 2^63 - 1",
 	.ref = "\"perf/ioctl: Add check for the sample_period value\" 913a90bc5a3a (v5.2); kernel/events/core.c _perf_event_period()",
 	.covers = "ioctl.PERIOD attr.sample_period errno.EINVAL",
+	.fix = { .commit = "913a90bc5a3a", .subject = "perf/ioctl: Add check for the sample_period value", .release = "5.2" },
 	.tags = "linux-git=913a90bc5a3a",
 	.probe = pa_probe_self_perf,
 ) {

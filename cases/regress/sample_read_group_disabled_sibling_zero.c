@@ -27,6 +27,7 @@ PERFABI_CASE(
 	.assertion = "in a PERF_SAMPLE_READ group sample a sibling that is disabled (never enabled) reports count 0; only active members are read, so every sample shows leader count k for its k-th fault and the sibling's value 0 with the right ids",
 	.ref = "\"perf/core: Fix perf_output_read_group()\" 9e5b127d6f33 (v4.17); kernel/events/core.c perf_output_read_group() / perf_pmu_read(); perf_event_open(2) PERF_SAMPLE_READ, read_format",
 	.covers = "sample.READ read_format.GROUP read_format.ID",
+	.fix = { .commit = "9e5b127d6f33", .subject = "perf/core: Fix perf_output_read_group()", .release = "4.17" },
 	.tags = "linux-git=9e5b127d6f33",
 	.probe = pa_probe_self_perf,
 ) {

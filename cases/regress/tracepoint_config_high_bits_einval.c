@@ -12,6 +12,7 @@ PERFABI_CASE(
 	.assertion = "a tracepoint attr.config is compared as 64 bits: a valid tracepoint id with bit 32 or bit 63 also set names no tracepoint and fails with EINVAL",
 	.ref = "\"perf/trace: Properly use u64 to hold event_id\" 0022cedd4a7d (v3.13); kernel/trace/trace_event_perf.c perf_trace_init()",
 	.covers = "type.TRACEPOINT attr.config errno.EINVAL",
+	.fix = { .commit = "0022cedd4a7d", .subject = "perf/trace: Properly use u64 to hold event_id", .release = "3.13" },
 	.tags = "linux-git=0022cedd4a7d",
 	.probe = pa_probe_self_perf,
 ) {

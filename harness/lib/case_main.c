@@ -123,6 +123,11 @@ static void print_info(void)
 	printf("timeout: %d\n", c->timeout > 0 ? c->timeout : 10);
 	printf("privileged: %d\n", c->privileged ? 1 : 0);
 	printf("features: %s\n", c->features ? c->features : "");
+	if (c->fix.commit)
+		printf("fix: %s (%s) %s%s%s%s%s\n", c->fix.commit,
+		       c->fix.subject ? c->fix.subject : "", c->fix.release ? c->fix.release : "?",
+		       c->fix.cve ? " " : "", c->fix.cve ? c->fix.cve : "",
+		       c->fix.stable ? " stable " : "", c->fix.stable ? c->fix.stable : "");
 	if (c->xfail.from)
 		printf("xfail: %s..%s %s (fix %s)\n", c->xfail.from,
 		       c->xfail.to ? c->xfail.to : "", c->xfail.why ? c->xfail.why : "",
@@ -250,6 +255,16 @@ static enum pa_outcome run(void)
 		raw = PA_PASS;
 	}
 	enum pa_outcome o = pa_classify(raw, &c->xfail, ctx.kernel);
+	if (o == PA_FAIL && c->fix.commit) {
+		/* a regression case: name the fix this kernel may lack */
+		size_t n = strlen(detail);
+
+		snprintf(detail + n, sizeof(detail) - n,
+			 "%sthis kernel may lack fix %s (\"%s\", %s%s%s)",
+			 n ? "; " : "", c->fix.commit, c->fix.subject ? c->fix.subject : "?",
+			 c->fix.release ? c->fix.release : "?",
+			 c->fix.cve ? ", " : "", c->fix.cve ? c->fix.cve : "");
+	}
 	if (o == PA_XFAIL || o == PA_XPASS)
 		snprintf(detail, sizeof(detail), "%s (kernel %s..%s%s%s, fix %s)",
 			 c->xfail.why ? c->xfail.why : "known kernel bug",
