@@ -554,6 +554,12 @@ long pa_sys_bpf(int cmd, void *attr);
  * counted while a BPF_ENABLE_STATS fd is held) */
 int pa_bpf_load_perf_event(int ret);
 uint64_t pa_bpf_run_cnt(int prog);
+/* BPF_ENABLE_STATS (BPF_STATS_RUN_TIME): run_cnt counts while the
+ * returned fd is open; fails the case when refused */
+int pa_bpf_enable_stats(void);
+/* BPF_LINK_CREATE of prog to a perf event (attach type BPF_PERF_EVENT):
+ * the link fd, or -1 with errno */
+long pa_bpf_perf_link(int prog, int perf_fd);
 /*
  * Hand-assembled BPF programs (no libbpf, no BPF compiler here):
  * pa_bpf_emit() appends one instruction (struct bpf_insn), pa_bpf_ld_imm64()
@@ -1004,6 +1010,12 @@ void pa_fault_thread_start(struct pa_fault_thread *ft, int n, int runs,
 			   struct perf_event_attr *attr,
 			   struct perf_event_attr *cattr);
 void pa_fault_thread_run(struct pa_fault_thread *ft);
+/* Read r's records after run `run` sampled with attr (TID, ADDR, READ):
+ * each sample is a user-mode one of this process's thread, the i-th at
+ * the i-th faulting address of that run with read value first_read + i.
+ * Returns the number of samples (records of other types are noted). */
+int pa_fault_thread_samples(struct pa_fault_thread *ft, const struct perf_event_attr *attr,
+			    struct pa_ring *r, int run, uint64_t first_read);
 /*
  * An event of this thread that is throttled soon after every tick, for
  * the cases that time its PERF_RECORD_UNTHROTTLE: pa_throttle_open() sets
@@ -1052,6 +1064,15 @@ void pa_tracee_kill(pid_t pid);
 #if defined(__x86_64__)
 unsigned long pa_tracee_debugreg_get(pid_t pid, int n);
 long pa_tracee_debugreg_set(pid_t pid, int n, unsigned long value);
+/* PTRACE_CONT, then (bounded) a stop by stopsig, or with stopsig 0 an
+ * exit with status 0; false (the case failed) otherwise. `after` says
+ * what the tracee was to do ("after the one write"). */
+bool pa_tracee_cont_until(pid_t pid, int stopsig, const char *after);
+/* The tracee's u64 at addr (PTRACE_PEEKDATA) is value. */
+void pa_tracee_expect_word(pid_t pid, const void *addr, uint64_t value);
+/* x86-64: the tracee stopped on a hardware breakpoint trap (SIGTRAP,
+ * TRAP_HWBKPT) with si_addr and rip at ip. */
+void pa_tracee_expect_hwbkpt_at(pid_t pid, uint64_t ip);
 #endif
 /* For an inherited event sampled in a thread started later: keep an open
  * non-inherited event (so this task's context is never a clone of the

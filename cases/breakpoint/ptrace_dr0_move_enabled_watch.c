@@ -53,12 +53,8 @@ PERFABI_CASE(
 #if !defined(__x86_64__)
 	pa_skip("u_debugreg, DR6 and DR7 are x86's (checked on x86-64)");
 #else
-	struct user_regs_struct regs;
-	siginfo_t si;
 	uint64_t ip_after;
 	pid_t child;
-	long word;
-	int st;
 
 	/* the same code at the same address in the forked tracee */
 	ip_after = pa_store_u64_ip_after(&scratch, 0);
@@ -76,49 +72,18 @@ PERFABI_CASE(
 	EXPECT_EQ(pa_tracee_debugreg_get(child, 0), (unsigned long)&after);
 	EXPECT_EQ(pa_tracee_debugreg_get(child, 7), DR7_ARM);
 
-	if (EXPECT_OK(ptrace(PTRACE_CONT, child, NULL, NULL)) < 0)
+	if (!pa_tracee_cont_until(child, SIGTRAP, "after the two writes"))
 		goto out;
-	if (!pa_tracee_wait(child, PA_TRACEE_WAIT_MS, &st)) {
-		pa_fail("the tracee neither stopped nor exited within 10 s of its writes");
-		goto out;
-	}
-	if (!(WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP)) {
-		pa_fail("after the two writes: wait status %#x, expected a SIGTRAP stop", st);
-		goto out;
-	}
-
-	memset(&si, 0, sizeof(si));
-	if (EXPECT_OK(ptrace(PTRACE_GETSIGINFO, child, NULL, &si)) >= 0) {
-		EXPECT_EQ(si.si_signo, SIGTRAP);
-		EXPECT_EQ(si.si_code, TRAP_HWBKPT);
-		EXPECT_EQ((uint64_t)(uintptr_t)si.si_addr, ip_after);
-	}
-	if (EXPECT_OK(ptrace(PTRACE_GETREGS, child, NULL, &regs)) >= 0)
-		EXPECT_EQ((uint64_t)regs.rip, ip_after);
+	pa_tracee_expect_hwbkpt_at(child, ip_after);
 	/* the write to the old address went by; the trap came after the
 	 * store to the new one */
-	errno = 0;
-	word = ptrace(PTRACE_PEEKDATA, child, (void *)&before, NULL);
-	EXPECT_EQ(errno, 0);
-	EXPECT_EQ((uint64_t)word, VALUE_BEFORE);
-	errno = 0;
-	word = ptrace(PTRACE_PEEKDATA, child, (void *)&after, NULL);
-	EXPECT_EQ(errno, 0);
-	EXPECT_EQ((uint64_t)word, VALUE_AFTER);
+	pa_tracee_expect_word(child, (const void *)&before, VALUE_BEFORE);
+	pa_tracee_expect_word(child, (const void *)&after, VALUE_AFTER);
 	EXPECT_EQ(pa_tracee_debugreg_get(child, 6), DR6_RESERVED | DR6_B0);
 
 	/* the SIGTRAP suppressed: the tracee runs to its exit, no other stop */
-	if (EXPECT_OK(ptrace(PTRACE_CONT, child, NULL, NULL)) < 0)
+	if (!pa_tracee_cont_until(child, 0, "after the trapped write"))
 		goto out;
-	if (!pa_tracee_wait(child, PA_TRACEE_WAIT_MS, &st)) {
-		pa_fail("the tracee did not exit within 10 s of its writes");
-		goto out;
-	}
-	if (!WIFEXITED(st)) {
-		pa_fail("after the trapped write: wait status %#x, expected exit 0 with no other stop", st);
-		goto out;
-	}
-	EXPECT_EQ(WEXITSTATUS(st), 0);
 	return;
 out:
 	pa_tracee_kill(child);

@@ -25,53 +25,23 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
-	union { uint32_t type; uint8_t pad[128]; } st;	/* BPF_STATS_RUN_TIME */
-	union {
-		struct { uint32_t prog_fd, target_fd, attach_type, flags; } l;
-		uint8_t pad[128];
-	} lc;
-	const struct perf_event_header *h;
 	struct pa_fault_thread ft = { .between = close_link };
-	struct pa_sample s;
 	struct pa_ring r;
-	int prog, stats, link, n = 0, other = 0;
+	int prog, stats, link;
 
 	prog = pa_bpf_load_perf_event(0);
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_ADDR | PERF_SAMPLE_READ;
 	ft.arg = &link;
 	pa_fault_thread_start(&ft, N, 2, &attr, &cattr);
 	pa_ring_map(&r, ft.fd, 16);
-	memset(&lc, 0, sizeof(lc));
-	lc.l.prog_fd = (uint32_t)prog;
-	lc.l.target_fd = (uint32_t)ft.fd;
-	lc.l.attach_type = 41;			/* BPF_PERF_EVENT */
-	link = (int)ASSERT_OK(pa_sys_bpf(28 /* BPF_LINK_CREATE */, &lc));
-	memset(&st, 0, sizeof(st));
-	stats = (int)ASSERT_OK(pa_sys_bpf(32 /* BPF_ENABLE_STATS */, &st));
+	link = (int)ASSERT_OK(pa_bpf_perf_link(prog, ft.fd));
+	stats = pa_bpf_enable_stats();
 
 	pa_fault_thread_run(&ft);
 	EXPECT_EQ(pa_bpf_run_cnt(prog), N);		/* linked for the first N only */
 	EXPECT_EQ(pa_read_one(ft.fd), 2 * N);	/* all were counted */
-	while ((h = pa_ring_next(&r))) {
-		if (h->type != PERF_RECORD_SAMPLE) {
-			other++;
-			continue;
-		}
-		if (!pa_sample_parse(&attr, h, &s))
-			pa_abort();
-		EXPECT_EQ(h->misc & PERF_RECORD_MISC_CPUMODE_MASK, PERF_RECORD_MISC_USER);
-		EXPECT_EQ(s.pid, (uint32_t)getpid());
-		EXPECT_EQ(s.tid, (uint32_t)ft.t.tid);
-		if (n < N) {
-			/* the first sample is the first fault after the close */
-			EXPECT_EQ(s.addr, (uint64_t)(uintptr_t)pa_fault_pages_addr(&ft.pg, ft.run[1], n));
-			EXPECT_EQ(s.read[0], (uint64_t)N + (uint64_t)n + 1);
-		}
-		n++;
-	}
-	EXPECT_EQ(n, N);
-	if (other)
-		pa_diag("%d records other than samples", other);
+	/* the first sample is the first fault after the close */
+	EXPECT_EQ(pa_fault_thread_samples(&ft, &attr, &r, 1, (uint64_t)N + 1), N);
 	close(stats);
 	pa_ring_unmap(&r);
 	close(ft.fd);

@@ -16,43 +16,21 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
-	union { uint32_t type; uint8_t pad[128]; } st;	/* BPF_STATS_RUN_TIME */
-	const struct perf_event_header *h;
 	struct pa_fault_thread ft = { 0 };
-	struct pa_sample s;
 	struct pa_ring r;
-	int prog, stats, n = 0, other = 0;
+	int prog, stats;
 
 	prog = pa_bpf_load_perf_event(1);
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_ADDR | PERF_SAMPLE_READ;
 	pa_fault_thread_start(&ft, N, 1, &attr, &cattr);
 	pa_ring_map(&r, ft.fd, 16);
 	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, prog));
-	memset(&st, 0, sizeof(st));
-	stats = (int)ASSERT_OK(pa_sys_bpf(32 /* BPF_ENABLE_STATS */, &st));
+	stats = pa_bpf_enable_stats();
 
 	pa_fault_thread_run(&ft);
 	EXPECT_EQ(pa_bpf_run_cnt(prog), N);
 	EXPECT_EQ(pa_read_one(ft.fd), N);
-	while ((h = pa_ring_next(&r))) {
-		if (h->type != PERF_RECORD_SAMPLE) {
-			other++;
-			continue;
-		}
-		if (!pa_sample_parse(&attr, h, &s))
-			pa_abort();
-		EXPECT_EQ(h->misc & PERF_RECORD_MISC_CPUMODE_MASK, PERF_RECORD_MISC_USER);
-		EXPECT_EQ(s.pid, (uint32_t)getpid());
-		EXPECT_EQ(s.tid, (uint32_t)ft.t.tid);
-		if (n < N) {
-			EXPECT_EQ(s.addr, (uint64_t)(uintptr_t)pa_fault_pages_addr(&ft.pg, ft.run[0], n));
-			EXPECT_EQ(s.read[0], (uint64_t)n + 1);
-		}
-		n++;
-	}
-	EXPECT_EQ(n, N);
-	if (other)
-		pa_diag("%d records other than samples", other);
+	EXPECT_EQ(pa_fault_thread_samples(&ft, &attr, &r, 0, 1), N);
 	close(stats);
 	pa_ring_unmap(&r);
 	close(ft.fd);

@@ -16,16 +16,9 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
-	union { uint32_t type; uint8_t pad[128]; } st;	/* BPF_STATS_RUN_TIME */
-	union {
-		struct { uint32_t prog_fd, target_fd, attach_type, flags; } l;
-		uint8_t pad[128];
-	} lc;
-	const struct perf_event_header *h;
 	struct pa_fault_thread ft = { 0 };
-	struct pa_sample s;
 	struct pa_ring r;
-	int p1, p0, stats, n = 0, other = 0;
+	int p1, p0, stats;
 
 	p1 = pa_bpf_load_perf_event(1);	/* keeps every sample */
 	p0 = pa_bpf_load_perf_event(0);	/* would drop every sample */
@@ -35,36 +28,14 @@ PERFABI_CASE(
 	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, p1));
 	EXPECT_ERRNO(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, p0), EEXIST);
 	EXPECT_ERRNO(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, p1), EEXIST);
-	memset(&lc, 0, sizeof(lc));
-	lc.l.prog_fd = (uint32_t)p0;
-	lc.l.target_fd = (uint32_t)ft.fd;
-	lc.l.attach_type = 41;			/* BPF_PERF_EVENT */
-	EXPECT_ERRNO(pa_sys_bpf(28 /* BPF_LINK_CREATE */, &lc), EEXIST);
-	memset(&st, 0, sizeof(st));
-	stats = (int)ASSERT_OK(pa_sys_bpf(32 /* BPF_ENABLE_STATS */, &st));
+	EXPECT_ERRNO(pa_bpf_perf_link(p0, ft.fd), EEXIST);
+	stats = pa_bpf_enable_stats();
 
 	pa_fault_thread_run(&ft);
 	EXPECT_EQ(pa_bpf_run_cnt(p1), N);
 	EXPECT_EQ(pa_bpf_run_cnt(p0), 0);
 	EXPECT_EQ(pa_read_one(ft.fd), N);
-	while ((h = pa_ring_next(&r))) {
-		if (h->type != PERF_RECORD_SAMPLE) {
-			other++;
-			continue;
-		}
-		if (!pa_sample_parse(&attr, h, &s))
-			pa_abort();
-		EXPECT_EQ(s.pid, (uint32_t)getpid());
-		EXPECT_EQ(s.tid, (uint32_t)ft.t.tid);
-		if (n < N) {
-			EXPECT_EQ(s.addr, (uint64_t)(uintptr_t)pa_fault_pages_addr(&ft.pg, ft.run[0], n));
-			EXPECT_EQ(s.read[0], (uint64_t)n + 1);
-		}
-		n++;
-	}
-	EXPECT_EQ(n, N);
-	if (other)
-		pa_diag("%d records other than samples", other);
+	EXPECT_EQ(pa_fault_thread_samples(&ft, &attr, &r, 0, 1), N);
 	close(stats);
 	pa_ring_unmap(&r);
 	close(ft.fd);

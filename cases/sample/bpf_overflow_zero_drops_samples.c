@@ -16,7 +16,6 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
-	union { uint32_t type; uint8_t pad[128]; } st;	/* BPF_STATS_RUN_TIME */
 	const struct perf_event_header *h;
 	struct pa_fault_thread ft = { 0 };
 	struct pa_ring r;
@@ -27,8 +26,7 @@ PERFABI_CASE(
 	pa_fault_thread_start(&ft, N, 1, &attr, &cattr);
 	pa_ring_map(&r, ft.fd, 16);
 	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, prog));
-	memset(&st, 0, sizeof(st));
-	stats = (int)ASSERT_OK(pa_sys_bpf(32 /* BPF_ENABLE_STATS */, &st));
+	stats = pa_bpf_enable_stats();
 
 	pa_fault_thread_run(&ft);
 	EXPECT_EQ(pa_bpf_run_cnt(prog), N);		/* the program saw every overflow */

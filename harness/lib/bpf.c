@@ -289,3 +289,25 @@ int pa_bpf_prog_load(const struct pa_bpf_prog *p, uint32_t prog_type)
 	pa_fail("BPF_PROG_LOAD: %s", pa_errno_name(err));
 	pa_abort();
 }
+
+int pa_bpf_enable_stats(void)
+{
+	union { uint32_t type; uint8_t pad[128]; } st;	/* 0: BPF_STATS_RUN_TIME */
+
+	memset(&st, 0, sizeof(st));
+	return (int)ASSERT_OK(pa_sys_bpf(32 /* BPF_ENABLE_STATS */, &st));
+}
+
+long pa_bpf_perf_link(int prog, int perf_fd)
+{
+	union {
+		struct { uint32_t prog_fd, target_fd, attach_type, flags; } l;
+		uint8_t pad[128];
+	} lc;
+
+	memset(&lc, 0, sizeof(lc));
+	lc.l.prog_fd = (uint32_t)prog;
+	lc.l.target_fd = (uint32_t)perf_fd;
+	lc.l.attach_type = 41;			/* BPF_PERF_EVENT */
+	return pa_sys_bpf(28 /* BPF_LINK_CREATE */, &lc);
+}

@@ -112,3 +112,31 @@ void pa_fault_thread_run(struct pa_fault_thread *ft)
 		pa_abort();
 	}
 }
+
+int pa_fault_thread_samples(struct pa_fault_thread *ft, const struct perf_event_attr *attr,
+			    struct pa_ring *r, int run, uint64_t first_read)
+{
+	const struct perf_event_header *h;
+	struct pa_sample s;
+	int n = 0, other = 0;
+
+	while ((h = pa_ring_next(r))) {
+		if (h->type != PERF_RECORD_SAMPLE) {
+			other++;
+			continue;
+		}
+		if (!pa_sample_parse(attr, h, &s))
+			pa_abort();
+		EXPECT_EQ(h->misc & PERF_RECORD_MISC_CPUMODE_MASK, PERF_RECORD_MISC_USER);
+		EXPECT_EQ(s.pid, (uint32_t)getpid());
+		EXPECT_EQ(s.tid, (uint32_t)ft->t.tid);
+		if (n < ft->pg.n) {
+			EXPECT_EQ(s.addr, (uint64_t)(uintptr_t)pa_fault_pages_addr(&ft->pg, ft->run[run], n));
+			EXPECT_EQ(s.read[0], first_read + (uint64_t)n);
+		}
+		n++;
+	}
+	if (other)
+		pa_diag("%d records other than samples", other);
+	return n;
+}

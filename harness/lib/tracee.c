@@ -84,3 +84,56 @@ long pa_tracee_debugreg_set(pid_t pid, int n, unsigned long value)
 	return ptrace(PTRACE_POKEUSER, pid, DEBUGREG(n), (void *)value);
 }
 #endif
+
+bool pa_tracee_cont_until(pid_t pid, int stopsig, const char *after)
+{
+	int st;
+
+	if (EXPECT_OK(ptrace(PTRACE_CONT, pid, NULL, NULL)) < 0)
+		return false;
+	if (!pa_tracee_wait(pid, PA_TRACEE_WAIT_MS, &st)) {
+		pa_fail("the tracee did not %s within %d s %s",
+			stopsig ? "stop" : "exit", PA_TRACEE_WAIT_MS / 1000, after);
+		return false;
+	}
+	if (stopsig && !(WIFSTOPPED(st) && WSTOPSIG(st) == stopsig)) {
+		pa_fail("%s: wait status %#x, expected a stop by signal %d", after, st, stopsig);
+		return false;
+	}
+	if (!stopsig) {
+		if (!WIFEXITED(st)) {
+			pa_fail("%s: wait status %#x, expected exit 0 with no other stop", after, st);
+			return false;
+		}
+		EXPECT_EQ(WEXITSTATUS(st), 0);
+	}
+	return true;
+}
+
+void pa_tracee_expect_word(pid_t pid, const void *addr, uint64_t value)
+{
+	long word;
+
+	errno = 0;
+	word = ptrace(PTRACE_PEEKDATA, pid, (void *)addr, NULL);
+	EXPECT_EQ(errno, 0);
+	EXPECT_EQ((uint64_t)word, value);
+}
+
+#if defined(__x86_64__)
+void pa_tracee_expect_hwbkpt_at(pid_t pid, uint64_t ip)
+{
+	struct user_regs_struct regs;
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (EXPECT_OK(ptrace(PTRACE_GETSIGINFO, pid, NULL, &si)) >= 0) {
+		EXPECT_EQ(si.si_signo, SIGTRAP);
+		EXPECT_EQ(si.si_code, TRAP_HWBKPT);
+		EXPECT_EQ((uint64_t)(uintptr_t)si.si_addr, ip);
+	}
+	if (EXPECT_OK(ptrace(PTRACE_GETREGS, pid, NULL, &regs)) >= 0)
+		EXPECT_EQ((uint64_t)regs.rip, ip);
+}
+#endif
+
