@@ -25,6 +25,7 @@ usage: ./run.sh [options] [PATTERN...]
        ./run.sh bisect CASE[@CELL] --good REF --bad REF [--tree DIR] [...]
        ./run.sh bisect CASE[@CELL] --packages SERIES [...]
        ./run.sh bisect-step CASE[@CELL] [--tree DIR] [...]
+       ./run.sh prove [--tree SOURCE] [COMMIT...]
 
 Builds what is missing (make), then runs the suite on the running kernel
 and prints KTAP; each run is written to results/<run-id>/ (run.tap,
@@ -51,6 +52,10 @@ results.tsv, summary.json) and never overwrites an earlier one.
                    the Debian package version that changed CASE's outcome;
                    bisect-step is one step of it, for `git bisect run`;
                    see ./run.sh bisect --help
+  prove [COMMIT...] show that regression cases catch their bugs: build the
+                   kernel with a fix undone (fixtures/kernel/revert/), boot
+                   it, see the cases the patch names fail there and pass on
+                   the unmodified build; see ./run.sh prove --help
 
 Runner options (build/perfabi-run):
 USAGE
@@ -112,6 +117,11 @@ bisect)
 	shift
 	build
 	exec harness/bisect.sh run "$@"
+	;;
+prove)
+	shift
+	case "${1:-}" in -h|--help) ;; *) build ;; esac
+	exec harness/prove.sh "$@"
 	;;
 --compare)
 	shift

@@ -17,7 +17,8 @@ FRAGDIR=$REPO/fixtures/kernel
 
 usage() {
 	cat <<'USAGE'
-usage: ./run.sh kernel build [--variant NAME] [--config FILE]... [--jobs N] [SOURCE]
+usage: ./run.sh kernel build [--variant NAME] [--config FILE]... [--revert COMMIT]...
+                             [--jobs N] [SOURCE]
        ./run.sh kernel source 6.12|6.1
        ./run.sh kernel list
        ./run.sh kernel clean [SOURCE]
@@ -43,6 +44,14 @@ Options:
                    a variant may also have fixtures/kernel/NAME.make: make
                    variables (NAME=VALUE lines) for the build command line
   --config FILE    one more fragment of your own (repeatable)
+  --revert COMMIT  build with that fix undone: fixtures/kernel/revert/COMMIT.patch
+                   (a reverse patch written for this tree) is applied to a
+                   copy of the tree in the cache (hard links; the files a
+                   patch touches are copied), never to the tree itself.
+                   Repeatable. All reverted builds of a tree and variant
+                   share one build directory (<variant>-revert), so going
+                   from one revert to another rebuilds only what changed.
+                   The release gets -revert-<commit7>... appended
   --jobs N         make -jN (default: the number of CPUs)
   -h, --help       this text
 
@@ -123,6 +132,57 @@ unpack_debian_source() {
 	say "unpacked in $(took "$t0")"
 }
 
+# ------------------------------------------------------------------ reverts
+REVERTDIR=$REPO/fixtures/kernel/revert
+
+patch_files() { # the files a patch touches (its +++ lines, -p1)
+	sed -n 's|^+++ [^/]*/\([^[:space:]]*\).*|\1|p' "$1" | sort -u
+}
+
+# A copy of SRC_DIR with REVERTS applied: $BUILD_CACHE/$KEY/revert-src.
+# Made once with hard links; before a different set is applied, every
+# file an earlier set touched is copied back fresh from the tree (a new
+# mtime, so make rebuilds what depends on it). SRC_DIR becomes the copy.
+prepare_reverts() {
+	local copy=$BUILD_CACHE/$KEY/revert-src state want f c p t0
+	local -a files=()
+	t0=$(now)
+	for c in "${REVERTS[@]}"; do
+		p=$REVERTDIR/$c.patch
+		[ -f "$p" ] || die "no reverse patch for '$c': fixtures/kernel/revert/ has $(ls "$REVERTDIR" 2>/dev/null | sed -n 's/\.patch$//p' | paste -sd' ')"
+	done
+	want=$(for c in "${REVERTS[@]}"; do printf '%s %s\n' "$c" "$(cksum <"$REVERTDIR/$c.patch" | cut -d' ' -f1)"; done)
+	if [ ! -f "$copy/Makefile" ]; then
+		say "making a hard-linked copy of $SRC_DIR in $copy"
+		rm -rf "$copy" "$copy.tmp"
+		mkdir -p "$(dirname "$copy")" || die "cannot create $(dirname "$copy")"
+		cp -al "$SRC_DIR" "$copy.tmp" && mv "$copy.tmp" "$copy" || die "cannot copy $SRC_DIR to $copy"
+		: >"$copy/.perfabi-touched"
+	fi
+	state=$copy/.perfabi-reverts
+	if [ "$(cat "$state" 2>/dev/null)" != "$want" ]; then
+		for c in "${REVERTS[@]}"; do patch_files "$REVERTDIR/$c.patch"; done >"$copy/.perfabi-touched.new"
+		sort -u "$copy/.perfabi-touched" "$copy/.perfabi-touched.new" >"$copy/.perfabi-restore"
+		mapfile -t files <"$copy/.perfabi-restore"
+		rm -f "$state"
+		for f in "${files[@]}"; do
+			[ -f "$SRC_DIR/$f" ] || die "the tree has no $f (named by a reverse patch)"
+			rm -f "$copy/$f" && cp "$SRC_DIR/$f" "$copy/$f" || die "cannot restore $f in $copy"
+		done
+		mv "$copy/.perfabi-touched.new" "$copy/.perfabi-touched"
+		for c in "${REVERTS[@]}"; do
+			if ! patch -p1 -d "$copy" -s --no-backup-if-mismatch -r - <"$REVERTDIR/$c.patch" >"$copy/.perfabi-patch.log" 2>&1; then
+				say "fixtures/kernel/revert/$c.patch does not apply to $SRC_DIR:"
+				sed 's/^/  /' "$copy/.perfabi-patch.log" >&2
+				exit 1
+			fi
+		done
+		printf '%s\n' "$want" >"$state"
+		say "reverted ${REVERTS[*]} in $copy ($(took "$t0"))"
+	fi
+	SRC_DIR=$copy
+}
+
 # ------------------------------------------------------------------ config
 fragments() { # the fragment files of this build, in order
 	echo "$FRAGDIR/perfabi.config"
@@ -195,20 +255,23 @@ make_vars() {
 # ------------------------------------------------------------------ build
 cmd_build() {
 	local source=6.12 t0 log image rel
-	VARIANT='' EXTRA=() JOBS=$(nproc 2>/dev/null || echo 2)
+	VARIANT='' EXTRA=() REVERTS=() JOBS=$(nproc 2>/dev/null || echo 2)
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h|--help) usage; exit 0 ;;
-		--variant|--config|--jobs)
+		--variant|--config|--jobs|--revert)
 			[ $# -ge 2 ] || die "option '$1' needs an argument"
 			case "$1" in
 			--variant) VARIANT=$2 ;;
 			--config) [ -f "$2" ] || die "no fragment file '$2'"
 				  EXTRA+=("$(cd "$(dirname "$2")" && pwd -P)/$(basename "$2")") ;;
 			--jobs) JOBS=$2 ;;
+			--revert) [[ $2 =~ ^[0-9a-f]{12}$ ]] || die "bad --revert '$2': a 12-digit commit id"
+				  [ -f "$REVERTDIR/$2.patch" ] || die "no reverse patch for '$2': fixtures/kernel/revert/ has $(ls "$REVERTDIR" 2>/dev/null | sed -n 's/\.patch$//p' | paste -sd' ')"
+				  REVERTS+=("$2") ;;
 			esac
 			shift 2 ;;
-		--variant=*|--config=*|--jobs=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+		--variant=*|--config=*|--jobs=*|--revert=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 		-*) die "unknown option '$1' (try --help)" ;;
 		*) source=$1; shift ;;
 		esac
@@ -227,6 +290,11 @@ cmd_build() {
 		die "the tree $SRC_DIR has been configured in place (its .config or include/config exists); perfabi builds out of tree and never cleans a tree: run 'make mrproper' there or give a clean tree"
 	fi
 	OUT_DIR=$BUILD_CACHE/$KEY/${VARIANT:-default}
+	if [ ${#REVERTS[@]} -gt 0 ]; then
+		need_packages patch
+		prepare_reverts
+		OUT_DIR=$OUT_DIR-revert
+	fi
 	mkdir -p "$OUT_DIR" || die "cannot create $OUT_DIR"
 	exec 9>"$OUT_DIR/.lock"
 	flock -n 9 || { say "another build of $OUT_DIR is running; waiting"; flock 9; }
@@ -238,6 +306,11 @@ cmd_build() {
 	fi
 
 	make_vars
+	if [ ${#REVERTS[@]} -gt 0 ]; then
+		local c lv=-revert
+		for c in "${REVERTS[@]}"; do lv=$lv-${c:0:7}; done
+		MAKEVARS+=("LOCALVERSION=$lv")
+	fi
 	log=$OUT_DIR/perfabi-build.log
 	say "building bzImage (make -j$JOBS${MAKEVARS[0]+ ${MAKEVARS[*]}}; log: $log)"
 	t0=$(now)

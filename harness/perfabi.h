@@ -106,6 +106,10 @@ struct pa_case {
 	/* how it runs */
 	int timeout;		/* seconds, default 10 */
 	bool privileged;	/* privilege-sensitive: run in every matrix cell */
+	/* a kernel without the fix may crash, hang or corrupt memory running
+	 * it: runs only with --destructive (the VM runner passes it), never
+	 * on a kernel inside the .xfail range */
+	bool destructive;
 	struct pa_known_bug xfail;
 	struct pa_fix fix;	/* a regression case: the fix it checks for */
 

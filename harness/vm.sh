@@ -41,11 +41,15 @@ KERNEL is one of
                                 no modules are loaded, so it needs built
                                 in: the 8250 serial console, devtmpfs,
                                 gzip initramfs, perf events
-  build:SOURCE[:VARIANT]        a minimal kernel built from source by
+  build:SOURCE[:VARIANT][+revert=C1,C2...]
+                                a minimal kernel built from source by
                                 harness/kernel.sh (./run.sh kernel build):
                                 SOURCE 6.12 or 6.1 (Debian's linux-source)
-                                or a kernel tree; VARIANT e.g. noacpi.
-                                Built (incrementally) before it boots
+                                or a kernel tree; VARIANT e.g. noacpi;
+                                +revert= builds it with those fixes undone
+                                (fixtures/kernel/revert/C.patch, kernel.sh
+                                --revert). Built (incrementally) before it
+                                boots
 
 Options:
   --timeout MIN       wall-clock limit per VM in minutes (default 20);
@@ -203,7 +207,17 @@ for k in "${kernels[@]}"; do
 	label=${k##*/}
 	if [[ $k == build:* ]]; then
 		# build:SOURCE[:VARIANT]: checked now, built in turn below
-		spec=${k#build:} variant=
+		spec=${k#build:} variant= reverts=
+		if [[ $spec == *+revert=* ]]; then
+			reverts=${spec##*+revert=}
+			spec=${spec%+revert=*}
+			[[ $reverts =~ ^[0-9a-f]{12}(,[0-9a-f]{12})*$ ]] ||
+				die "bad kernel '$k': +revert= takes 12-digit commit ids separated by commas"
+			for c in ${reverts//,/ }; do
+				[ -f "fixtures/kernel/revert/$c.patch" ] ||
+					die "bad kernel '$k': no fixtures/kernel/revert/$c.patch"
+			done
+		fi
 		if [[ $spec == *:* ]] && [ -f "fixtures/kernel/${spec##*:}.config" ]; then
 			variant=${spec##*:}
 			spec=${spec%:*}
@@ -216,8 +230,12 @@ for k in "${kernels[@]}"; do
 		   label=$(basename "$spec")-src ;;
 		esac
 		label=$label${variant:+-$variant}
+		rv=
+		for c in ${reverts//,/ }; do
+			label=$label-revert-${c:0:7} rv="$rv --revert $c"
+		done
 		k_label+=("$label") k_pkg+=("") k_ver+=("") k_file+=("")
-		k_build+=("$spec${variant:+ --variant $variant}")
+		k_build+=("$spec${variant:+ --variant $variant}$rv")
 		continue
 	fi
 	k_build+=("")

@@ -38,6 +38,7 @@ static const char *echild_probe(void)
 PERFABI_CASE(
 	.assertion = "a PERF_FORMAT_GROUP read of an inherited group fails with ECHILD when the parent's group changed after a child inherited it (the child's copy no longer matches)",
 	.ref = "kernel/events/core.c __perf_read_group_add(): parent->group_generation/nr_siblings != leader's -> -ECHILD; commit 32671e3799ca (6.6-rc7; stable 6.5.9, 6.1.60, 5.15.137, 5.10.199, 5.4.259)",
+	.fix = { .commit = "32671e3799ca", .subject = "perf: Disallow mis-matched inherited group reads", .release = "6.6", .cve = "CVE-2023-5717", .stable = "6.5.9 6.1.60 5.15.137 5.10.199 5.4.259" },
 	.covers = "read.ECHILD read_format.GROUP attr.inherit",
 	.tags = "linux-git=32671e3799ca",
 	.probe = echild_probe,

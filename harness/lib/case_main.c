@@ -122,6 +122,7 @@ static void print_info(void)
 	printf("tags: %s\n", c->tags ? c->tags : "");
 	printf("timeout: %d\n", c->timeout > 0 ? c->timeout : 10);
 	printf("privileged: %d\n", c->privileged ? 1 : 0);
+	printf("destructive: %d\n", c->destructive ? 1 : 0);
 	printf("features: %s\n", c->features ? c->features : "");
 	if (c->fix.commit)
 		printf("fix: %s (%s) %s%s%s%s%s\n", c->fix.commit,

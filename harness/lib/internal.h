@@ -30,6 +30,7 @@ struct pa_context {
 					 * ($PERFABI_TRACEPOINT_IDS) */
 	int hw_pmu;			/* 1 yes, 0 no, -1 not probed */
 	char hw_pmu_reason[160];
+	bool destructive;	/* $PERFABI_DESTRUCTIVE=1: destructive cases may run */
 };
 
 /* Fill from the running system (hw_pmu left at -1). */

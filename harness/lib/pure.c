@@ -221,6 +221,14 @@ const char *pa_requirements_unmet(const struct pa_case *c,
 	if (c->hw_pmu && ctx->hw_pmu != 1)
 		return UNMET("no hardware PMU: %s",
 			     ctx->hw_pmu_reason[0] ? ctx->hw_pmu_reason : "not probed");
+	if (c->destructive && !ctx->destructive)
+		return UNMET("destructive: a kernel without fix %s may crash or hang; runs only under --vm or with --destructive",
+			     c->fix.commit ? c->fix.commit : "(none named)");
+	if (c->destructive && pa_known_bug_applies(&c->xfail, ctx->kernel))
+		return UNMET("destructive, not run: kernel %d.%d.%d is in the known range of the bug (%s..%s) fixed by %s",
+			     ctx->kernel.major, ctx->kernel.minor, ctx->kernel.patch,
+			     c->xfail.from, c->xfail.to ? c->xfail.to : "unfixed",
+			     c->xfail.fix ? c->xfail.fix : c->fix.commit ? c->fix.commit : "?");
 	return NULL;
 }
 

@@ -263,6 +263,8 @@ void pa_context_read(struct pa_context *ctx)
 	ctx->tracepoint_ids = getenv("PERFABI_TRACEPOINT_IDS") &&
 			      !access(getenv("PERFABI_TRACEPOINT_IDS"), R_OK);
 	ctx->hw_pmu = -1;
+	ctx->destructive = getenv("PERFABI_DESTRUCTIVE") &&
+			   !strcmp(getenv("PERFABI_DESTRUCTIVE"), "1");
 	d = opendir("/sys/bus/event_source/devices");
 	while (d && (e = readdir(d)) && ctx->npmus < PA_MAX_PMUS) {
 		int type;

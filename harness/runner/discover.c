@@ -104,6 +104,8 @@ int pa_case_load_info(struct pa_case_info *ci)
 	ci->timeout = atoi(num) > 0 ? atoi(num) : 10;
 	copy_field(num, sizeof(num), e.output, "privileged");
 	ci->privileged = atoi(num) == 1;
+	copy_field(num, sizeof(num), e.output, "destructive");
+	ci->destructive = atoi(num) == 1;
 	free(e.output);
 	return 0;
 }

@@ -506,6 +506,11 @@ int main(int argc, char **argv)
 		pa_usage(stdout, "perfabi-run");
 		return 0;
 	}
+	/* the cases read it (pa_context_read); no --destructive: not run */
+	if (o.destructive)
+		setenv("PERFABI_DESTRUCTIVE", "1", 1);
+	else
+		unsetenv("PERFABI_DESTRUCTIVE");
 	cdir = o.cases_dir ? o.cases_dir : default_cases_dir(cdir_buf, sizeof(cdir_buf));
 	if (pa_discover(cdir, &all, &nall) || nall == 0) {
 		fprintf(stderr, "perfabi-run: no built cases in %s (run make first)\n", cdir);

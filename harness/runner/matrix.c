@@ -203,8 +203,13 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	/* destructive cases last: a kernel that dies on one loses no others */
+	for (int pass = 0; pass < 2; pass++)
 	for (int c = 0; c < ncases; c++) {
 		bool priv = cases[c].privileged;
+
+		if (cases[c].destructive != (pass == 1))
+			continue;
 		int nl = priv ? p->nlevels : nplain_levels;
 		const int *lv = priv ? p->levels : plain_levels;
 		int ni = priv ? p->nids : nplain_ids;

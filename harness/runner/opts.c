@@ -29,6 +29,9 @@ void pa_usage(FILE *f, const char *prog)
 "      --matrix KIND    default: privilege-sensitive cases in every cell,\n"
 "                       the rest as root and user at the current level;\n"
 "                       full: every case in every cell\n"
+"      --destructive    also run the destructive cases (those that may crash\n"
+"                       or hang a kernel without their fix), after all the\n"
+"                       others; the VM runner passes it\n"
 "      --repeat N       run each planned result N times in a row (1..100),\n"
 "                       to see whether a verdict reproduces\n"
 "  -h, --help           this text\n"
@@ -92,6 +95,8 @@ int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t er
 			o->list = true;
 		} else if (is_opt(a, "-v", "--verbose")) {
 			o->verbose = true;
+		} else if (is_opt(a, NULL, "--destructive")) {
+			o->destructive = true;
 		} else if (is_opt(a, NULL, "--no-results")) {
 			o->no_results = true;
 		} else if (is_opt(a, "-a", "--area")) {

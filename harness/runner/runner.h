@@ -9,6 +9,7 @@
 
 struct pa_opts {
 	bool list, verbose, no_results, help;
+	bool destructive;	/* --destructive: run the destructive cases */
 	const char *cases_dir;		/* NULL: <runner dir>/cases */
 	const char *results_dir;	/* parent of run directories */
 	const char *run_id;
@@ -36,6 +37,7 @@ struct pa_case_info {
 	char covers[512];
 	int timeout;
 	bool privileged;
+	bool destructive;
 };
 
 /* Every executable below dir, as area/case names, sorted. */
