@@ -129,6 +129,30 @@ struct pa_case {
 	const char *const pa_this_case_name = PA_CASE_NAME;		\
 	static void pa_case_body(void)
 
+/* ---- races (race.c) ---------------------------------------------------------
+ * pa_race_run(): a() on the calling thread and b() on a second one, started
+ * together each round; after 16 rounds of timing both, one side is delayed
+ * by a random amount within the other's mean duration, so the whole overlap
+ * is tried (LTP's fuzzy sync is the model). setup(arg) runs before each
+ * round, after(arg) after it (false: the bug showed, stop). It runs until
+ * max_rounds (default 100000) or max_ms (default 2000) of wall time,
+ * whichever comes first, says how much it ran (pa_diag), and returns the
+ * rounds run. cpu_a/cpu_b: pin each side (-1: no pinning; 0 is CPU 0).
+ */
+struct pa_race {
+	void (*setup)(void *arg);
+	void (*a)(void *arg);
+	void (*b)(void *arg);
+	bool (*after)(void *arg);
+	void *arg;
+	int max_rounds, max_ms;
+	int cpu_a, cpu_b;
+	/* out */
+	int rounds, elapsed_ms;
+	bool stopped;
+};
+int pa_race_run(struct pa_race *r);
+
 /* ---- the running system -------------------------------------------------- */
 struct pa_kver {
 	int major, minor, patch;

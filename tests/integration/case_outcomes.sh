@@ -45,4 +45,7 @@ check "an interrupted case dies of the signal" test $rc -eq 143
 check "after a failure line" grep -q "^not ok 1 selftest/sleep_privileged - interrupted$" "$tmp/out"
 check "that names the signal" grep -q "^# harness: interrupted by signal 15$" "$tmp/out"
 check "the body is gone" bash -c "! pgrep -P $pid >/dev/null"
+out=$("$SELF/selftest/race"); rc=$?
+check "pa_race_run keeps its round and time budgets and stops when told" test $rc -eq 0
+check "and says how much it ran" grep -q "^# race: 500 round(s) in [0-9]* ms (budget 500 rounds, 5000 ms)$" <<<"$out"
 finish
