@@ -552,6 +552,19 @@ int main(int argc, char **argv)
 	}
 	if (o.abi_check)
 		return abi_check(&o, all, nsel);
+	if (o.fixes) {
+		int nfix = 0;
+
+		for (int i = 0; i < nsel; i++) {
+			if (!all[i].fix[0])
+				continue;
+			printf("%-40s %s%s\n", all[i].name, all[i].destructive ? "[destructive] " : "",
+			       all[i].fix);
+			nfix++;
+		}
+		printf("# %d case(s) check a kernel fix\n", nfix);
+		return 0;
+	}
 	if (o.list) {
 		for (int i = 0; i < nsel; i++)
 			printf("%-40s %s%s\n", all[i].name, all[i].privileged ? "[privilege] " : "",

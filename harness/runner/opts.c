@@ -13,6 +13,9 @@ void pa_usage(FILE *f, const char *prog)
 "  PATTERN              case names or globs (\"open/*\", \"read/*enospc\")\n"
 "  -a, --area AREA      only cases of AREA (repeatable)\n"
 "  -l, --list           list the selected cases with their assertions\n"
+"      --fixes          list the kernel fixes the selected cases check (the\n"
+"                       regress area and cases elsewhere with .fix): commit,\n"
+"                       subject, release, CVE, stable releases, the case\n"
 "  -v, --verbose        print every case's diagnostics, not only failures'\n"
 "      --cases DIR      where the built cases are (default: next to the runner)\n"
 "      --results DIR    where run directories go (default: results)\n"
@@ -95,6 +98,8 @@ int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t er
 			o->list = true;
 		} else if (is_opt(a, "-v", "--verbose")) {
 			o->verbose = true;
+		} else if (is_opt(a, NULL, "--fixes")) {
+			o->fixes = true;
 		} else if (is_opt(a, NULL, "--destructive")) {
 			o->destructive = true;
 		} else if (is_opt(a, NULL, "--no-results")) {

@@ -10,6 +10,7 @@
 struct pa_opts {
 	bool list, verbose, no_results, help;
 	bool destructive;	/* --destructive: run the destructive cases */
+	bool fixes;		/* --fixes: list the kernel fixes the cases check */
 	const char *cases_dir;		/* NULL: <runner dir>/cases */
 	const char *results_dir;	/* parent of run directories */
 	const char *run_id;
@@ -38,6 +39,7 @@ struct pa_case_info {
 	int timeout;
 	bool privileged;
 	bool destructive;
+	char fix[512];			/* the --info "fix:" line, or "" */
 };
 
 /* Every executable below dir, as area/case names, sorted. */

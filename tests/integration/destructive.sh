@@ -27,4 +27,8 @@ check "after every other case" bash -c 'grep -E "^(not )?ok " <<<"$1" | tail -n1
 
 out=$("$RUN" --help 2>&1)
 check "--help names --destructive" grep -q -- "--destructive" <<<"$out"
+out=$("$RUN" --cases "$SELF" --fixes 2>&1); rc=$?
+check "--fixes lists the cases that check a kernel fix, and exits 0" test $rc -eq 0
+check "with the fix and the destructive mark" grep -q "^$CASE *\[destructive\] 0123456789ab (selftest) 9.9$" <<<"$out"
+check "and only those" grep -q "^# 1 case(s) check a kernel fix$" <<<"$out"
 finish
