@@ -17,9 +17,11 @@
  * The two mappings are in two processes (a fork()ed child maps b), so
  * their munmap()s never wait on one mm lock. With perf_event_mlock_kb 0
  * every ring page is charged to the pinned_vm of the mm that mapped the
- * ring first, and taken back from the mm of the last munmap: so the
- * parent's and the child's VmPin changes add up to exactly 0 per round,
- * whichever was last. The double undo leaves them a ring short.
+ * ring first (the parent), and taken back from the mm of the last
+ * munmap: so the parent's and the child's VmPin changes add up to exactly
+ * 0 per round, whichever was last (when the child was, the parent keeps
+ * the charge: its start value for the next round). The double undo
+ * leaves them a ring short.
  *
  * From 6.18 (448f97fba901) mapping a redirected event warns (a refcount
  * addition on 0), and since d06bf78e55d5 (6.19, 6.18.8) it fails with
@@ -31,7 +33,7 @@
 
 struct shared {
 	int ready, go, done, map_err;
-	unsigned delay;			/* the child's head start, in spins */
+	unsigned delay;			/* spins the child waits after go */
 	unsigned long long before, after;	/* the child's VmPin, kB */
 };
 
@@ -119,8 +121,10 @@ PERFABI_CASE(
 	long psz = sysconf(_SC_PAGESIZE);
 	size_t len = (size_t)psz * 3;
 	unsigned long long base, ring_kb = (unsigned long long)len / 1024;
+	unsigned long long left = 0;	/* kB the parent keeps when the child was last */
 	uint64_t t0 = pa_clock_ns(CLOCK_MONOTONIC);
 	unsigned rounds = 0, child_last = 0;
+	long bias = 0;		/* spins the parent waits (< 0: the child) */
 	struct shared *sh;
 
 	base = vm_pin_kb();
@@ -134,7 +138,9 @@ PERFABI_CASE(
 		int a = pa_perf_open(&attr, 0, -1, -1, 0);
 		int b = pa_perf_open(&attr, 0, -1, -1, 0);
 		unsigned long long sum;
-		unsigned d = (rounds * 37u) % 2048u;
+		/* around the balance point, jittered by up to a step: see below */
+		long step = 64 + labs(bias) / 4;
+		long d = bias + ((long)((rounds * 37u) % 512u) - 256) * step / 256;
 		void *m;
 		pid_t pid;
 		int st;
@@ -152,14 +158,13 @@ PERFABI_CASE(
 			pa_fail("round %u: SET_OUTPUT: %s", rounds, pa_errno_name(errno));
 			break;
 		}
-		if (vm_pin_kb() != base + ring_kb) {
+		if (vm_pin_kb() != base + left + ring_kb) {
 			pa_fail("round %u: VmPin %llu kB with a's ring mapped, not %llu",
-				rounds, vm_pin_kb(), base + ring_kb);
+				rounds, vm_pin_kb(), base + left + ring_kb);
 			break;
 		}
 		memset(sh, 0, sizeof(*sh));
-		/* sweep the overlap: the head start alternates sides */
-		sh->delay = rounds % 2 ? d : 0;
+		sh->delay = d < 0 ? (unsigned)-d : 0;	/* the child waits */
 		fflush(NULL);
 		pid = fork();
 		if (pid < 0) {
@@ -180,7 +185,7 @@ PERFABI_CASE(
 			break;
 		}
 		__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
-		spin(rounds % 2 ? 0 : d);
+		spin(d > 0 ? (unsigned)d : 0);		/* the parent waits */
 		munmap(m, len);
 		if (!wait_for(&sh->done, 1)) {
 			pa_fail("round %u: the child's munmap did not finish in time", rounds);
@@ -189,20 +194,27 @@ PERFABI_CASE(
 			break;
 		}
 		waitpid(pid, &st, 0);
-		if (sh->after != sh->before)
+		/* steer to where either side is last about half the time:
+		 * there the two munmap()s overlap */
+		if (sh->after != sh->before) {
 			child_last++;
+			bias += step;
+		} else {
+			bias -= step;
+		}
 		sum = vm_pin_kb() + (sh->after - sh->before);
-		if (sum != base) {
+		if (sum != base + left) {
 			pa_fail("round %u: VmPin changes add up to %lld kB, not 0 (parent %llu kB from %llu, child %llu kB from %llu): the ring was unaccounted twice",
-				rounds, (long long)(sum - base), vm_pin_kb(), base,
-				sh->after, sh->before);
+				rounds, (long long)(sum - base - left), vm_pin_kb(),
+				base + left, sh->after, sh->before);
 			break;
 		}
+		left = vm_pin_kb() - base;
 		close(b);
 		close(a);
 	}
-	pa_diag("%u rounds in %llu ms; the child's munmap was the last %u times",
+	pa_diag("%u rounds in %llu ms; the child's munmap was the last %u times (final bias %ld spins)",
 		rounds, (unsigned long long)((pa_clock_ns(CLOCK_MONOTONIC) - t0) / 1000000),
-		child_last);
+		child_last, bias);
 	EXPECT_GT(rounds, 0);
 }

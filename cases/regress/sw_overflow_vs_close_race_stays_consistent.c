@@ -63,8 +63,10 @@ PERFABI_CASE(
 	int prog = -1, iters = 0, bad = 0;
 
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_ADDR;
-	if (pa_has_cap(PA_CAP_SYS_ADMIN))
-		prog = pa_bpf_load_perf_event(1);	/* 1: keep the sample */
+	/* the BPF program widens the race where there is one; without BPF
+	 * the close still races the overflow */
+	if (pa_has_cap(PA_CAP_SYS_ADMIN) && !pa_features_missing("bpf"))
+		prog = pa_bpf_load_perf_event(1);	/* 1: keep the sample; feature: handled */
 	ASSERT_EQ(pthread_create(&th, NULL, worker, &tid), 0);
 	while (!atomic_load(&tid))
 		sched_yield();
@@ -79,7 +81,7 @@ PERFABI_CASE(
 			break;
 		}
 		pa_ring_map(&r, fd, 1);
-		if (prog >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog)) {
+		if (prog >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog)) {	/* feature: handled (prog < 0 without BPF) */
 			pa_fail("iteration %d: SET_BPF: %s", iters, pa_errno_name(errno));
 			bad++;
 		}
