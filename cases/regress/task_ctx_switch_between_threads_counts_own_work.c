@@ -1,0 +1,314 @@
+#include "perfabi.h"
+
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+/*
+ * ab711fe08297 (2.6.39): scheduling task contexts at a context switch
+ * went wrong when both the task going out and the one coming in had
+ * events (per-thread groups of a threaded program, perfsuite's
+ * mpx-pthread: a panic or a hang). The behaviour restored: a context
+ * switch schedules out the old task's context and schedules in the new
+ * one's, so each task counts its own work and nothing else.
+ *
+ * Two threads pinned to one CPU hand a token back and forth through
+ * pipes, so every hand-over is a direct switch between them; each turn
+ * thread 1 stores into 1 fresh page and thread 2 into 2.
+ * - own events: each thread counts page faults and task-clock on itself:
+ *   faults exactly 1 and 2 per turn; task-clock within the bounds of the
+ *   thread's own CPU time;
+ * - cloned contexts: one inherited page-fault counter of the main thread,
+ *   opened before the threads exist and enabled only while they take
+ *   turns (both threads get equivalent cloned contexts, which a switch
+ *   between them swaps rather than reschedules), counts exactly their
+ *   stores in all once they have exited.
+ */
+#define BUDGET_MS	400
+#define MAX_ROUNDS	2000
+#define STACK_BYTES	(256 * 1024)
+
+/* main and the two threads: after the warm-up, to start, after the turns */
+static pthread_barrier_t b_ready, b_go, b_done, b_exit;
+
+struct side {
+	int idx;		/* 1 or 2: pages per turn */
+	int cpu;
+	bool own;		/* open the thread's own events */
+	int in, out;		/* pipe ends: token from / to the other */
+	char *pages;
+	long psz;
+	int rounds;		/* turns taken */
+	int err;
+	const char *failed;
+	uint64_t faults, tc, cpu_ns, runs;
+};
+
+static void fail_step(struct side *s, const char *what)
+{
+	if (!s->failed) {
+		s->failed = what;
+		s->err = errno;
+	}
+}
+
+/* one turn: this side's stores, then pass the token; false: stop */
+static bool turn(struct side *s, char *page, bool first, bool last)
+{
+	char c = last ? 'q' : 't';
+
+	if (!first || s->idx == 2) {
+		if (read(s->in, &c, 1) != 1) {
+			fail_step(s, "read");
+			return false;
+		}
+		if (c == 'q')
+			return false;
+	}
+	for (int i = 0; i < s->idx; i++)
+		pa_store_byte(page + i * s->psz);
+	if (last)
+		c = 'q';
+	if (write(s->out, &c, 1) != 1) {
+		fail_step(s, "write");
+		return false;
+	}
+	return c != 'q';
+}
+
+static void *side_fn(void *arg)
+{
+	struct side *s = arg;
+	struct perf_event_attr pf = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	struct perf_event_attr tc = pa_sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	uint64_t t0, c0 = 0, c1, d0, d1, n0 = 0, n1;
+	int pfd = -1, tfd = -1;
+	char *next;
+
+	if (pa_pin_cpu(s->cpu))
+		fail_step(s, "sched_setaffinity");
+	if (s->own && !s->failed) {
+		pfd = pa_perf_open(&pf, 0, -1, -1, 0);
+		tfd = pfd < 0 ? -1 : pa_perf_open(&tc, 0, -1, -1, 0);
+		if (pfd < 0 || tfd < 0)
+			fail_step(s, "perf_event_open");
+	}
+	/* warm-up turn on the first pages: code, stack, pipes faulted in */
+	if (!s->failed)
+		turn(s, s->pages, true, false);
+	next = s->pages + s->idx * s->psz;
+	t0 = pa_clock_ns(CLOCK_MONOTONIC);	/* its first call may fault (vvar) */
+	pthread_barrier_wait(&b_ready);
+	pthread_barrier_wait(&b_go);	/* the inherited counter is enabled */
+	if (s->own && !s->failed) {
+		/* reads a /proc file: may fault (not in the inheriting leg) */
+		pa_sched_info(&d0, &n0);
+		c0 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		if (ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) ||
+		    ioctl(tfd, PERF_EVENT_IOC_ENABLE, 0))
+			fail_step(s, "ENABLE");
+	}
+	t0 = pa_clock_ns(CLOCK_MONOTONIC);	/* the budget starts now */
+	while (!s->failed) {
+		bool last = s->idx == 1 &&
+			(s->rounds + 1 >= MAX_ROUNDS ||
+			 pa_clock_ns(CLOCK_MONOTONIC) - t0 >= BUDGET_MS * 1000000ULL);
+		bool more;
+
+		/* side 2 only stores once it has the token: count after */
+		more = turn(s, next, false, last);
+		if (s->failed)
+			break;
+		if (s->idx == 1 || more) {
+			s->rounds++;
+			next += s->idx * s->psz;
+		}
+		if (!more)
+			break;
+	}
+	if (s->failed && s->out >= 0) {
+		char q = 'q';
+
+		/* let the other side stop too (its read would wait forever) */
+		if (write(s->out, &q, 1) != 1)
+			fail_step(s, "write");
+	}
+	if (s->own && pfd >= 0 && tfd >= 0) {
+		if (ioctl(pfd, PERF_EVENT_IOC_DISABLE, 0) ||
+		    ioctl(tfd, PERF_EVENT_IOC_DISABLE, 0))
+			fail_step(s, "DISABLE");
+		c1 = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		pa_sched_info(&d1, &n1);
+		s->cpu_ns = c1 - c0;
+		s->runs = n1 - n0;
+	}
+	pthread_barrier_wait(&b_done);
+	pthread_barrier_wait(&b_exit);	/* the inherited counter is disabled */
+	if (s->own && pfd >= 0 && tfd >= 0) {
+		if (read(pfd, &s->faults, 8) != 8 || read(tfd, &s->tc, 8) != 8)
+			fail_step(s, "read");
+	}
+	if (pfd >= 0)
+		close(pfd);
+	if (tfd >= 0)
+		close(tfd);
+	return NULL;
+}
+
+struct pair {
+	struct side sd[2];
+	int p12[2], p21[2];
+	pthread_t th[2];
+	pthread_attr_t pat[2];
+	void *stk[2];
+	size_t len;
+};
+
+/* everything that faults in this thread, done before anything counts;
+ * own: each side opens its events, else they inherit */
+static void prepare(struct pair *pr, bool own, int cpu)
+{
+	struct side *sd = pr->sd;
+	int *p12 = pr->p12, *p21 = pr->p21;
+	pthread_attr_t *pat = pr->pat;
+	void **stk = pr->stk;
+	long psz = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)(MAX_ROUNDS + 2) * 2 * psz;
+
+	pr->len = len;
+
+	ASSERT_OK(pipe(p12));
+	ASSERT_OK(pipe(p21));
+	for (int i = 0; i < 2; i++) {
+		memset(&sd[i], 0, sizeof(sd[i]));
+		sd[i].idx = i + 1;
+		sd[i].cpu = cpu;
+		sd[i].own = own;
+		sd[i].psz = psz;
+		sd[i].in = i ? p12[0] : p21[0];
+		sd[i].out = i ? p21[1] : p12[1];
+		sd[i].pages = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_TRUE(sd[i].pages != MAP_FAILED);
+		madvise(sd[i].pages, len, MADV_NOHUGEPAGE);
+		/* a stack of our own, faulted in: the threads' start takes
+		 * no page fault the inherited counter would see */
+		stk[i] = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_TRUE(stk[i] != MAP_FAILED);
+		memset(stk[i], 1, STACK_BYTES);
+		ASSERT_EQ(pthread_attr_init(&pat[i]), 0);
+		ASSERT_EQ(pthread_attr_setstack(&pat[i], stk[i], STACK_BYTES), 0);
+	}
+}
+
+/* inh: the inherited counter, enabled only while the threads take turns */
+static void go(struct pair *pr, bool own, int inh)
+{
+	struct side *sd = pr->sd;
+	pthread_t *th = pr->th;
+
+	for (int i = 0; i < 2; i++)
+		ASSERT_EQ(pthread_create(&th[i], &pr->pat[i], side_fn, &sd[i]), 0);
+	pthread_barrier_wait(&b_ready);
+	if (inh >= 0 && ioctl(inh, PERF_EVENT_IOC_ENABLE, 0))
+		pa_fail("ENABLE of the inherited counter: %s", pa_errno_name(errno));
+	pthread_barrier_wait(&b_go);
+	pthread_barrier_wait(&b_done);
+	if (inh >= 0 && ioctl(inh, PERF_EVENT_IOC_DISABLE, 0))
+		pa_fail("DISABLE of the inherited counter: %s", pa_errno_name(errno));
+	pthread_barrier_wait(&b_exit);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < 2; i++) {
+		if (sd[i].failed)
+			pa_fail("thread %d: %s: %s", i + 1, sd[i].failed,
+				pa_errno_name(sd[i].err));
+	}
+	pa_diag("%s: %d and %d turns on CPU %d", own ? "own events" : "cloned contexts",
+		sd[0].rounds, sd[1].rounds, sd[0].cpu);
+	/* thread 1's last turn has no answer: thread 2 reads the stop */
+	EXPECT_GT(sd[0].rounds, 1);
+	EXPECT_EQ(sd[1].rounds, sd[0].rounds - 1);
+}
+
+static void release(struct pair *pr)
+{
+	for (int i = 0; i < 2; i++) {
+		pthread_attr_destroy(&pr->pat[i]);
+		munmap(pr->sd[i].pages, pr->len);
+		munmap(pr->stk[i], STACK_BYTES);
+	}
+	close(pr->p12[0]);
+	close(pr->p12[1]);
+	close(pr->p21[0]);
+	close(pr->p21[1]);
+}
+
+static void check_tc(const struct side *s)
+{
+	uint64_t slack = 1000000 + s->runs * 50000;	/* as the harness allows per run */
+	uint64_t lo = s->cpu_ns - s->cpu_ns / 20;
+	uint64_t hi = s->cpu_ns + s->cpu_ns / 20 + slack;
+
+	lo = lo > slack ? lo - slack : 0;
+	/* the harness's allowances, and at most half again the thread's
+	 * own time: the other thread's time (about as much) would double it */
+	if (hi > s->cpu_ns + s->cpu_ns / 2 + 1000000)
+		hi = s->cpu_ns + s->cpu_ns / 2 + 1000000;
+	pa_diag("thread %d: task-clock %llu ns, own CPU time %llu ns over %llu runs",
+		s->idx, (unsigned long long)s->tc, (unsigned long long)s->cpu_ns,
+		(unsigned long long)s->runs);
+	EXPECT_GE(s->tc, lo);
+	EXPECT_LE(s->tc, hi);
+}
+
+PERFABI_CASE(
+	.assertion = "a context switch between two threads that both have events schedules out the old task's context and schedules in the new one's: each thread counts only its own work (page faults exactly its own stores, task-clock within its own CPU time), and with equivalent cloned (inherited) contexts the swapped contexts together count exactly the threads' faults",
+	.ref = "\"perf: Fix task context scheduling\" ab711fe08297 (2.6.39): kernel/perf_event.c perf_event_task_sched_out()/perf_event_context_sched_in(); context swap of equivalent contexts in perf_event_context_sched_out()",
+	.covers = "sw.PAGE_FAULTS sw.TASK_CLOCK arg.pid attr.inherit",
+	.fix = { .commit = "ab711fe08297", .subject = "perf: Fix task context scheduling", .release = "2.6.39" },
+	.tags = "linux-git=ab711fe08297",
+	.probe = pa_probe_self_perf,
+	.destructive = true,
+	.xfail = {
+		.from = "2.6.37",	/* per-PMU task contexts; the oldest release with the code */
+		.to = "2.6.39",
+		.why = "task context scheduling at a switch between tasks with events went wrong: panic or hang (perfsuite mpx-pthread)",
+		.fix = "ab711fe08297",
+	},
+	.timeout = 20,
+) {
+	struct perf_event_attr inh = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	static struct pair pr;
+	struct side *sd = pr.sd;
+	int cpus[1], fd;
+	uint64_t total;
+
+	ASSERT_GE(pa_allowed_cpus(cpus, 1), 1);
+	ASSERT_EQ(pthread_barrier_init(&b_ready, NULL, 3), 0);
+	ASSERT_EQ(pthread_barrier_init(&b_go, NULL, 3), 0);
+	ASSERT_EQ(pthread_barrier_init(&b_done, NULL, 3), 0);
+	ASSERT_EQ(pthread_barrier_init(&b_exit, NULL, 3), 0);
+
+	prepare(&pr, true, cpus[0]);
+	go(&pr, true, -1);
+	EXPECT_EQ(sd[0].faults, (uint64_t)sd[0].rounds);
+	EXPECT_EQ(sd[1].faults, 2 * (uint64_t)sd[1].rounds);
+	check_tc(&sd[0]);
+	check_tc(&sd[1]);
+	release(&pr);
+
+	prepare(&pr, false, cpus[0]);
+	/* opened disabled before the threads exist: both inherit a clone
+	 * of this context; ENABLE reaches the inherited copies too */
+	inh.inherit = 1;
+	fd = ASSERT_OPEN(&inh, 0, -1, -1, 0);
+	go(&pr, false, fd);
+	total = pa_read_one(fd);	/* the threads' counts, folded at exit */
+	close(fd);
+	release(&pr);
+	pa_diag("cloned contexts: %llu faults in all", (unsigned long long)total);
+	EXPECT_EQ(total, (uint64_t)sd[0].rounds + 2 * (uint64_t)sd[1].rounds);
+}
