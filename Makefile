@@ -3,6 +3,8 @@
 #   make              build the runner, every case and fixture
 #   make check        the project's own tests (cmocka units, then ./run.sh)
 #   make coverage     lcov report of the harness exercised by make check
+#   make install [INSTALL_PATH=DIR]  what a target needs to run the suite,
+#                     no compiler or sources (default DIR: build/install)
 #   make clean
 #
 # Cases are discovered: every cases/<area>/<name>.c becomes the binary
@@ -79,11 +81,24 @@ $(BUILD)/fixtures/%: fixtures/progs/%.c
 $(RUNNER): $(RUN_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(RUN_OBJ) $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
 
+# The runner, cases, fixtures, ABI map and an installed run.sh, in
+# kselftest's install layout (harness/install/install.sh, README.md). A bad
+# INSTALL_PATH stops make before it builds or touches anything.
+INSTALL_PATH ?= $(BUILD)/install
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+INSTALL_BAD := $(shell harness/install/install.sh --check '$(INSTALL_PATH)')
+ifneq ($(INSTALL_BAD),)
+$(error make install: $(INSTALL_BAD))
+endif
+endif
+install: all
+	@harness/install/install.sh $(BUILD) '$(INSTALL_PATH)'
+
 -include harness/vm.mk
 -include tests/tests.mk
 
 clean:
 	rm -rf build build-cov
 
-.PHONY: all clean check coverage prune
+.PHONY: all clean check coverage prune install
 .DELETE_ON_ERROR:

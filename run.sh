@@ -26,6 +26,7 @@ usage: ./run.sh [options] [PATTERN...]
        ./run.sh bisect CASE[@CELL] --packages SERIES [...]
        ./run.sh bisect-step CASE[@CELL] [--tree DIR] [...]
        ./run.sh prove [--tree SOURCE] [COMMIT...]
+       ./run.sh --bench [N] [-- runner options]
 
 Builds what is missing (make), then runs the suite on the running kernel
 and prints KTAP; each run is written to results/<run-id>/ (run.tap,
@@ -52,6 +53,10 @@ results.tsv, summary.json) and never overwrites an earlier one.
                    the Debian package version that changed CASE's outcome;
                    bisect-step is one step of it, for `git bisect run`;
                    see ./run.sh bisect --help
+  --bench [N]      run the suite N times (default 3): wall and CPU time per
+                   run and matrix cell, the slowest cases, the runner's own
+                   time per result, and every result that differed between
+                   runs (flakes; exit 1); see ./run.sh --bench --help
   prove [COMMIT...] show that regression cases catch their bugs: build the
                    kernel with a fix undone (fixtures/kernel/revert/), boot
                    it, see the cases the patch names fail there and pass on
@@ -117,6 +122,11 @@ bisect)
 	shift
 	build
 	exec harness/bisect.sh run "$@"
+	;;
+--bench)
+	shift
+	case "${1:-}" in -h|--help) ;; *) build ;; esac
+	exec harness/bench.sh "$@"
 	;;
 prove)
 	shift

@@ -110,6 +110,13 @@ struct pa_case {
 	 * it: runs only with --destructive (the VM runner passes it), never
 	 * on a kernel inside the .xfail range */
 	bool destructive;
+	/* must not run beside other cases (perfabi-run -j): it changes or
+	 * watches something global (a sysctl, CPU-wide events, pinning and
+	 * exact context-switch counts, all breakpoint slots, cgroups,
+	 * tracefs probe definitions, CPU hotplug). Under -j the harness fails
+	 * an undeclared case that opens a CPU-wide event, writes a sysctl or
+	 * pins itself (pa_note_global) */
+	bool alone;
 	struct pa_known_bug xfail;
 	struct pa_fix fix;	/* a regression case: the fix it checks for */
 

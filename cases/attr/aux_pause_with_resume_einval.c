@@ -14,6 +14,7 @@
 PERFABI_CASE(
 	.assertion = "attr.aux_pause and attr.aux_resume both set fail with EINVAL at event allocation, before the cgroup is looked up (aux_pause alone reaches the cgroup lookup: EBADF for a cgroup fd that is not open); before aux_action both bits are reserved (EINVAL for either)",
 	.ref = "kernel/events/core.c perf_event_alloc(): \"if (event->attr.aux_pause && event->attr.aux_resume) -EINVAL\", then perf_cgroup_connect() (-EBADF), perf_event_open(): the AUX-leader check later (6.13, 18d92bb57c39); perf_copy_attr() __reserved_3",
+	.alone = true,
 	.covers = "attr.aux_pause attr.aux_resume errno.EINVAL errno.EBADF flag.PID_CGROUP",
 	.features = "cgroup",
 	.probe = pa_probe_self_perf,

@@ -8,6 +8,7 @@
 PERFABI_CASE(
 	.assertion = "attr.bpf_event without attr.ksymbol: loading a BPF program produces a PERF_RECORD_BPF_EVENT of type PROG_LOAD (1) with the program's id, and no PERF_RECORD_KSYMBOL",
 	.ref = "include/uapi/linux/perf_event.h bpf_event \"include bpf events\", PERF_RECORD_BPF_EVENT, PERF_BPF_EVENT_PROG_LOAD (5.1, 6ee52e2a3fe4); kernel/events/core.c perf_event_bpf_match()",
+	.alone = true,
 	.covers = "attr.bpf_event record.BPF_EVENT",
 	.features = "bpf",
 	.min_kernel = "5.1",

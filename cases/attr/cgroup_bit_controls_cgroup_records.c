@@ -9,6 +9,7 @@
 PERFABI_CASE(
 	.assertion = "attr.cgroup: creating a cgroup produces a PERF_RECORD_CGROUP in an event with cgroup set and none in an otherwise identical event without it",
 	.ref = "perf_event_open(2), cgroup (5.7): \"enables the generation of PERF_RECORD_CGROUP records when a new cgroup is created\"; kernel/events/core.c perf_event_cgroup_match()",
+	.alone = true,
 	.covers = "attr.cgroup record.CGROUP",
 	.features = "cgroup",
 	.min_kernel = "5.7",

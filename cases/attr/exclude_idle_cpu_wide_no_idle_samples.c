@@ -65,6 +65,7 @@ PERFABI_CASE(
 	       "is running the idle task\"; kernel/events/core.c "
 	       "perf_swevent_hrtimer() \"exclude_idle && is_idle_task(current)\", "
 	       "perf_allow_cpu(), perf_allow_kernel()",
+	.alone = true,
 	.covers = "attr.exclude_idle sw.CPU_CLOCK arg.cpu sample.TID",
 	.privileged = true,
 	.probe = pa_probe_priv,

@@ -9,6 +9,7 @@
 PERFABI_CASE(
 	.assertion = "attr.ksymbol without attr.bpf_event: loading a BPF program produces a PERF_RECORD_KSYMBOL and no PERF_RECORD_BPF_EVENT",
 	.ref = "include/uapi/linux/perf_event.h ksymbol \"include ksymbol events\", bpf_event \"include bpf events\" (5.1, 76193a94522f, 6ee52e2a3fe4); kernel/events/core.c perf_event_ksymbol_match(), perf_event_bpf_match()",
+	.alone = true,
 	.covers = "attr.ksymbol record.KSYMBOL",
 	.features = "bpf",
 	.min_kernel = "5.1",

@@ -6,6 +6,7 @@ static volatile unsigned char buf[64] __attribute__((aligned(64)));
 PERFABI_CASE(
 	.assertion = "x86: a data breakpoint (W or RW) of bp_len 1, 2, 4 or 8 is accepted exactly when bp_addr is a multiple of bp_len, else EINVAL; an execute breakpoint (bp_len sizeof(long)) is accepted at any address",
 	.ref = "arch/x86/kernel/hw_breakpoint.c hw_breakpoint_arch_parse(): align = len - 1 for LEN_2/4/8, 0 for LEN_1 and for X (X86_BREAKPOINT_LEN_X == LEN_1), address & align -> -EINVAL (the man page does not say)",
+	.alone = true,
 	.covers = "attr.bp_addr attr.bp_len attr.bp_type errno.EINVAL",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,

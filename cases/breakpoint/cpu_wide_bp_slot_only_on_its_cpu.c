@@ -30,6 +30,7 @@ static int try_bp(int i, pid_t pid, int cpu, int err, const char *what)
 PERFABI_CASE(
 	.assertion = "x86: a CPU-wide breakpoint (pid -1, cpu c) takes one of CPU c's 4 slots and none elsewhere: with one held on CPU a, this task opens exactly 3 breakpoints on any CPU (the 4th fails with ENOSPC), one more bound to CPU b, none bound to CPU a; once it is closed, one bound to CPU a opens",
 	.ref = "kernel/events/hw_breakpoint.c toggle_bp_slot() (a CPU breakpoint counts in its CPU's cpu_pinned only), max_bp_pinned_slots() (cpu_pinned + the task's pinned slots on each CPU the new breakpoint may run on), __reserve_bp_slot() -> -ENOSPC; perf_event_open(2), ENOSPC",
+	.alone = true,
 	.covers = "type.BREAKPOINT errno.ENOSPC arg.cpu arg.pid",
 	.pmu = "breakpoint",
 	.min_cpus = 2,

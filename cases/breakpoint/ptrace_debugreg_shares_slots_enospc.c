@@ -22,6 +22,7 @@ static int open_bp(pid_t pid, int i)
 PERFABI_CASE(
 	.assertion = "x86: debug registers a tracer sets with PTRACE_POKEUSER (u_debugreg[0..3]) take breakpoint slots of the traced task: after k addresses are written, exactly 4 - k perf breakpoints open on that task and the next fails with ENOSPC",
 	.ref = "arch/x86/kernel/ptrace.c ptrace_set_breakpoint_addr() (a DR0-3 address registers an inactive perf breakpoint: ptrace_register_breakpoint()); kernel/events/hw_breakpoint.c __reserve_bp_slot() -> -ENOSPC; perf_event_open(2), ENOSPC",
+	.alone = true,
 	.covers = "type.BREAKPOINT errno.ENOSPC arg.pid",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,

@@ -32,6 +32,7 @@ static int open_bp(pid_t pid, int i)
 PERFABI_CASE(
 	.assertion = "x86: while perf_event_open() breakpoints hold all 4 breakpoint slots of a traced task, a tracer's DR7 write enabling a debug register fails with ENOSPC and leaves DR7 unchanged; once one perf breakpoint is closed the same write succeeds and takes that slot",
 	.ref = "arch/x86/kernel/ptrace.c ptrace_write_dr7() (a new breakpoint: ptrace_register_breakpoint(); on error the old DR7 is restored and the error returned), ptrace_set_debugreg() (ptrace_dr7 set only on success); kernel/events/hw_breakpoint.c register_user_hw_breakpoint() -> __reserve_bp_slot() -> -ENOSPC (same in 6.1 and 6.12); perf_event_open(2), ENOSPC",
+	.alone = true,
 	.covers = "type.BREAKPOINT errno.ENOSPC arg.pid",
 	.pmu = "breakpoint",
 	.timeout = 40,	/* the 10 s bounded waits report before the harness does */

@@ -5,6 +5,7 @@ static volatile uint64_t vars[8];
 PERFABI_CASE(
 	.assertion = "asking for more simultaneous breakpoints than the hardware has slots (x86: 4 debug registers) fails with ENOSPC",
 	.ref = "perf_event_open(2), ENOSPC: \"Prior to Linux 3.3, if there was not enough room for the event... also returned if you try to add more breakpoint events than supported by the hardware\"; kernel/events/hw_breakpoint.c __reserve_bp_slot()",
+	.alone = true,
 	.covers = "errno.ENOSPC type.BREAKPOINT",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,

@@ -52,6 +52,7 @@ static void expect_enospc(int i, int cpu, const char *what)
 PERFABI_CASE(
 	.assertion = "x86: a per-task breakpoint bound to one CPU (pid 0, cpu c) takes a slot on that CPU only, one on any CPU (cpu -1) a slot on every CPU: a task holds 4 breakpoints on CPU a and 4 more on CPU b, the 5th on either fails with ENOSPC, and an any-CPU breakpoint opens only once a slot is free on both",
 	.ref = "kernel/events/hw_breakpoint.c task_bp_pinned() (a task breakpoint on another CPU is not counted), max_bp_pinned_slots() (the new breakpoint's CPUs: one, or all possible), __reserve_bp_slot() -> -ENOSPC; perf_event_open(2), ENOSPC",
+	.alone = true,
 	.covers = "type.BREAKPOINT errno.ENOSPC arg.cpu",
 	.pmu = "breakpoint",
 	.min_cpus = 2,

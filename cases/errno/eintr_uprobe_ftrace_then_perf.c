@@ -53,6 +53,7 @@ static void cleanup(const char *t)
 PERFABI_CASE(
 	.assertion = "opening a uprobe trace event as a perf event while ftrace has it enabled fails with EINTR (perf and ftrace handling cannot be mixed)",
 	.ref = "perf_event_open(2), EINTR: \"Returned when trying to mix perf and ftrace handling for a uprobe\"; kernel/trace/trace_uprobe.c probe_event_enable(): TP_FLAG_TRACE set and file == NULL -> -EINTR",
+	.alone = true,
 	.covers = "errno.EINTR",
 	.root = true,
 	.tracefs = true,

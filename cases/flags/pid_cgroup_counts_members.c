@@ -11,6 +11,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_FLAG_PID_CGROUP: with pid an fd of a cgroup directory and cpu >= 0, the event counts the tasks in that cgroup on that CPU: summed over the CPUs it sees the page faults of a child moved into the cgroup, not those of the (non-member) caller",
 	.ref = "perf_event_open(2), flags: PERF_FLAG_PID_CGROUP (since 2.6.39) \"per-container system-wide monitoring\"; Arguments: \"the pid parameter ... the file descriptor opened on the cgroup directory\"",
+	.alone = true,
 	.covers = "flag.PID_CGROUP arg.flags arg.pid",
 	.features = "cgroup",
 	.min_kernel = "2.6.39",

@@ -5,6 +5,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_FLAG_PID_CGROUP with cpu == -1 fails with EINVAL: a cgroup event must name a CPU",
 	.ref = "perf_event_open(2), Arguments: \"cgroup monitoring is available only for system-wide events\"; kernel/events/core.c perf_event_open(): PID_CGROUP && (pid == -1 || cpu == -1) -> -EINVAL",
+	.alone = true,
 	.covers = "flag.PID_CGROUP arg.cpu errno.EINVAL",
 	.features = "cgroup",
 	.probe = pa_probe_self_perf,

@@ -9,6 +9,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_FLAG_PID_CGROUP with pid an fd that is not a cgroup directory (a directory of another filesystem, a pipe) or not open fails with EBADF",
 	.ref = "kernel/events/core.c perf_cgroup_connect() -> kernel/cgroup/cgroup.c css_tryget_online_from_dir(): \"is @dentry a cgroup dir?\" -> -EBADF; perf_event_open(2), EBADF",
+	.alone = true,
 	.covers = "flag.PID_CGROUP errno.EBADF",
 	.features = "cgroup",
 	.probe = pa_probe_self_perf,

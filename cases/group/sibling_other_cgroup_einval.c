@@ -11,6 +11,7 @@
 PERFABI_CASE(
 	.assertion = "a PERF_FLAG_PID_CGROUP sibling whose cgroup differs from its group leader's (leader: no cgroup) fails with EINVAL; a sibling of the leader's own cgroup joins",
 	.ref = "kernel/events/core.c perf_cgroup_connect(): \"all events in a group must monitor the same cgroup\" -> -EINVAL; perf_event_open(2), PERF_FLAG_PID_CGROUP",
+	.alone = true,
 	.covers = "arg.group_fd flag.PID_CGROUP errno.EINVAL",
 	.features = "cgroup",
 	.root = true,

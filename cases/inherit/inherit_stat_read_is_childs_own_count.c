@@ -23,6 +23,7 @@ static void touch_513(void)
 PERFABI_CASE(
 	.assertion = "attr.inherit_stat: the PERF_RECORD_READ written when an inherited child exits carries that child's own count: children touching 1 and 513 fresh pages get values exactly 512 apart, each record naming its child",
 	.ref = "perf_event_open(2), inherit_stat; PERF_RECORD_READ {pid, tid, values}; kernel/events/core.c sync_child_event() -> perf_event_read_event(child_event, task); c418d8b4d7a4 \"perf/core: Fix missing read event generation on task exit\"",
+	.alone = true,
 	.covers = "attr.inherit_stat record.READ attr.inherit read_format.ID",
 	.xfail = {
 		.from = "5.13",

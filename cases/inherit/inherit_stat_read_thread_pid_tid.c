@@ -61,6 +61,7 @@ static uint64_t thread_read_value(struct pa_ring *r, void *stack, int pages,
 PERFABI_CASE(
 	.assertion = "attr.inherit_stat: when a thread that is not the main thread exits, its PERF_RECORD_READ has pid = the process id, tid = the thread's id, and the thread's own count: threads touching 1 and 513 fresh pages get values exactly 512 apart",
 	.ref = "perf_event_open(2), inherit_stat; PERF_RECORD_READ {pid, tid, values}; kernel/events/core.c sync_child_event() -> perf_event_read_event(child_event, task); c418d8b4d7a4 \"perf/core: Fix missing read event generation on task exit\"",
+	.alone = true,
 	.covers = "attr.inherit_stat record.READ attr.inherit read_format.ID",
 	.xfail = {
 		.from = "5.13",

@@ -38,6 +38,7 @@ static void child(int cpu, int go, int done)
 PERFABI_CASE(
 	.assertion = "an event opened on a forked child that inherited our events counts that child only (5 calls), while our inherited event keeps counting us and the child together (3 + 5), before and after the child exits",
 	.ref = "perf_event_open(2), pid and inherit; kernel/events/core.c find_get_context() unclone_ctx() of the target task's cloned context",
+	.alone = true,
 	.covers = "arg.pid attr.inherit type.BREAKPOINT",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,

@@ -40,6 +40,7 @@ static int tgkill0(pid_t tgid, pid_t tid)
 PERFABI_CASE(
 	.assertion = "attr.task: a new thread's PERF_RECORD_FORK has pid == ppid == the process id, tid = the thread's id and ptid = the creating thread's id (tid != ptid); its PERF_RECORD_EXIT has pid = the process id, tid = the thread's id and ppid == ptid == the process's parent (a thread's real parent)",
 	.ref = "perf_event_open(2), task; PERF_RECORD_FORK/PERF_RECORD_EXIT {pid, ppid, tid, ptid, time}; kernel/events/core.c perf_event_task_output(); kernel/fork.c copy_process() (CLONE_THREAD: real_parent = current->real_parent)",
+	.alone = true,
 	.covers = "attr.task record.FORK record.EXIT",
 	.probe = pa_probe_self_perf,
 ) {

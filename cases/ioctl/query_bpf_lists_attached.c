@@ -27,6 +27,7 @@ static bool listed(const struct query *b, uint32_t id)
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_QUERY_BPF on a tracepoint event reports the BPF programs attached to that tracepoint: after PERF_EVENT_IOC_SET_BPF of programs A and B (on two events of the tracepoint) prog_cnt grows by 2 and ids lists both ids, also queried through a third event with no program of its own; closing A's event removes A",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_QUERY_BPF (since Linux 4.16): \"which Berkeley Packet Filter (BPF) programs are attached to an existing kprobe tracepoint\", struct perf_event_query_bpf {ids_len, prog_cnt, ids[]}; kernel/trace/bpf_trace.c perf_event_query_prog_array() (tp_event->prog_array)",
+	.alone = true,
 	.covers = "ioctl.QUERY_BPF ioctl.SET_BPF type.TRACEPOINT",
 	.features = "bpf",
 	.tracefs = true,

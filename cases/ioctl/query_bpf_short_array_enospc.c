@@ -5,6 +5,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_QUERY_BPF with an ids array too small for the attached programs (0 < ids_len < prog_cnt) fails with ENOSPC after filling prog_cnt with the number attached and ids with the first ids_len ids (nothing past them; ids_len is left as it was); ids_len 0 asks only for the count and succeeds",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_QUERY_BPF (since Linux 4.16); kernel/bpf/core.c bpf_prog_array_copy_info(): \"return early if user requested only program count\", else -ENOSPC when more programs than ids_len; kernel/trace/bpf_trace.c perf_event_query_prog_array() copies prog_cnt and ids_len ids back either way",
+	.alone = true,
 	.covers = "ioctl.QUERY_BPF ioctl.SET_BPF type.TRACEPOINT errno.ENOSPC",
 	.features = "bpf",
 	.tracefs = true,

@@ -36,6 +36,7 @@ static void sleeps(void)
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_REFRESH(1) on a context-switches sampling event: the event disables itself at the overflow, so its count stops at exactly sample_period (the overflowing switch) however many switches follow; REFRESH(1) again adds exactly one more period",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_REFRESH: \"the event is disabled after the given number of overflows\"; kernel/events/core.c __perf_event_overflow() -> perf_event_disable_inatomic(), event_sched_out() pending_disable",
+	.alone = true,
 	.covers = "ioctl.REFRESH sw.CONTEXT_SWITCHES attr.sample_period",
 	.probe = kernel_counting_ok,
 ) {

@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_SET_BPF takes a BPF program fd: a closed fd is EBADF, an fd that is not a BPF program is EINVAL",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_SET_BPF (since Linux 4.1); kernel/bpf/syscall.c __bpf_prog_get()",
+	.alone = true,
 	.covers = "ioctl.SET_BPF",
 	.features = "bpf",
 	.probe = pa_probe_self_perf,

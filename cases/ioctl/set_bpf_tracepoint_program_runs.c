@@ -25,6 +25,7 @@ static uint64_t count_with(long tp, int prog)
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_SET_BPF attaches a BPF_PROG_TYPE_TRACEPOINT program to a tracepoint event and the program runs on every hit: its return value decides whether the hit is counted (1: all N hits are counted, 0: none)",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_SET_BPF (since Linux 4.1; syscall tracepoints since 4.14); kernel/trace/trace_syscalls.c perf_syscall_enter(): a program returning 0 (perf_call_bpf_enter()) drops the hit",
+	.alone = true,
 	.covers = "ioctl.SET_BPF type.TRACEPOINT",
 	.features = "bpf",
 	.tracefs = true,

@@ -7,6 +7,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_SET_BPF on a tracepoint event that already has a BPF program fails with EEXIST, for another program and for the same one again; the first program stays attached and keeps running",
 	.ref = "kernel/trace/bpf_trace.c perf_event_attach_bpf_prog(): event->prog already set -> -EEXIST (the man page lists no ioctl errors); perf_event_open(2) PERF_EVENT_IOC_SET_BPF",
+	.alone = true,
 	.covers = "ioctl.SET_BPF type.TRACEPOINT errno.EEXIST",
 	.features = "bpf",
 	.tracefs = true,

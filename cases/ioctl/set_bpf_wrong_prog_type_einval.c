@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_SET_BPF on a (non-tracing) software event needs a BPF_PROG_TYPE_PERF_EVENT program: a socket-filter program is EINVAL",
 	.ref = "kernel/events/core.c perf_event_set_bpf_handler(): prog->type != BPF_PROG_TYPE_PERF_EVENT -> -EINVAL",
+	.alone = true,
 	.covers = "ioctl.SET_BPF",
 	.features = "bpf",
 	.probe = pa_probe_self_perf,

@@ -14,6 +14,7 @@ PERFABI_CASE(
 		     "fails with ENODEV; once the CPU is back online the same open succeeds",
 	.ref = "kernel/events/core.c perf_event_open(): !cpuctx->online -> -ENODEV; "
 	       "perf_event_exit_cpu_context() clears it, perf_event_init_cpu() sets it",
+	.alone = true,
 	.covers = "arg.cpu errno.ENODEV",
 	.root = true,
 	.min_cpus = 2,

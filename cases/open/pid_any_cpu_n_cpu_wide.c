@@ -6,6 +6,7 @@ PERFABI_CASE(
 		     "(else EACCES)",
 	.ref = "perf_event_open(2), Arguments: \"pid == -1 and cpu >= 0\"; "
 	       "kernel/events/core.c find_get_context() perf_allow_cpu()",
+	.alone = true,
 	.covers = "arg.pid arg.cpu errno.EACCES",
 	.privileged = true,
 ) {

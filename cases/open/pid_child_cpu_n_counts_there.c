@@ -4,6 +4,7 @@ PERFABI_CASE(
 	.assertion = "pid > 0 and cpu >= 0 measures that process while it runs on "
 		     "that CPU: the child's faults made there are counted, one per fresh page",
 	.ref = "perf_event_open(2), Arguments: \"pid > 0 and cpu >= 0\"",
+	.alone = true,
 	.covers = "arg.pid arg.cpu",
 	.probe = pa_probe_self_perf,
 ) {

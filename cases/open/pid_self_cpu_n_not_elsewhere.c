@@ -5,6 +5,7 @@ PERFABI_CASE(
 		     "that CPU: a thread kept on another CPU counts nothing",
 	.ref = "perf_event_open(2), Arguments: \"pid == 0 and cpu >= 0 ... only "
 	       "when running on the specified CPU\"",
+	.alone = true,
 	.covers = "arg.pid arg.cpu",
 	.min_cpus = 2,
 	.probe = pa_probe_self_perf,

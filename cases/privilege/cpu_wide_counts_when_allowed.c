@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "where the rules allow a cpu-wide event it counts the page faults this task makes on that CPU",
 	.ref = "perf_event_open(2), Arguments: \"pid == -1 and cpu >= 0 ... measures all processes/threads on the specified CPU\"",
+	.alone = true,
 	.covers = "arg.pid arg.cpu cap.CAP_PERFMON",
 	.privileged = true,
 	.probe = pa_probe_priv,

@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "the cpu-wide rule does not depend on the CPU or the event: page-faults on the last CPU this task may use needs paranoid < 1 or CAP_PERFMON",
 	.ref = "perf_event_open(2), perf_event_paranoid; kernel/events/core.c find_get_context() -> perf_allow_cpu()",
+	.alone = true,
 	.covers = "arg.cpu sysctl.perf_event_paranoid cap.CAP_PERFMON errno.EACCES",
 	.privileged = true,
 	.probe = pa_probe_priv,

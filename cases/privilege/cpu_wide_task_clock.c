@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "a cpu-wide event (pid == -1, cpu >= 0) needs perf_event_paranoid < 1 or CAP_PERFMON (CAP_SYS_ADMIN), else EACCES",
 	.ref = "perf_event_open(2), perf_event_paranoid: \"1 Allow both kernel and user measurements (default before Linux 4.6)\" / \"2 ... user-space measurement only\"; kernel/events/core.c perf_allow_cpu()",
+	.alone = true,
 	.covers = "arg.pid arg.cpu sysctl.perf_event_paranoid cap.CAP_PERFMON cap.CAP_SYS_ADMIN errno.EACCES",
 	.privileged = true,
 	.probe = pa_probe_priv,

@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "a cpu-wide event that counts the kernel needs both paranoid < 2 (kernel) and < 1 (cpu) or CAP_PERFMON; either refusal is EACCES",
 	.ref = "perf_event_open(2), perf_event_paranoid; kernel/events/core.c perf_allow_kernel(), perf_allow_cpu()",
+	.alone = true,
 	.covers = "attr.exclude_kernel arg.pid arg.cpu sysctl.perf_event_paranoid errno.EACCES",
 	.privileged = true,
 	.probe = pa_probe_priv,

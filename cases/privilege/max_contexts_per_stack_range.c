@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "perf_event_max_contexts_per_stack is readable (0..1000, default 8), rejects 1001 with EINVAL, and takes a value in range",
 	.ref = "Documentation/admin-guide/sysctl/kernel.rst perf_event_max_contexts_per_stack; kernel/events/callchain.c (4.8 c85b0334)",
+	.alone = true,
 	.covers = "sysctl.perf_event_max_contexts_per_stack",
 	.min_kernel = "4.8",
 	.root = true,

@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "writing perf_event_max_sample_rate moves the limit: with it at 1000, sample_freq 1000 opens and 1001 fails with EINVAL",
 	.ref = "perf_event_open(2), /proc/sys/kernel/perf_event_max_sample_rate",
+	.alone = true,
 	.covers = "sysctl.perf_event_max_sample_rate attr.sample_freq errno.EINVAL",
 	.root = true,
 ) {

@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "perf_event_max_stack cannot be written while a callchain event exists: EBUSY",
 	.ref = "kernel/events/callchain.c perf_event_max_stack_handler(): atomic_read(&nr_callchain_events) -> -EBUSY",
+	.alone = true,
 	.covers = "sysctl.perf_event_max_stack errno.EBUSY",
 	.min_kernel = "4.8",
 	.root = true,

@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "writing perf_event_max_stack moves the limit: at 10, sample_max_stack 10 opens and 11 fails with EOVERFLOW",
 	.ref = "perf_event_open(2), /proc/sys/kernel/perf_event_max_stack; kernel/events/callchain.c get_callchain_buffers()",
+	.alone = true,
 	.covers = "sysctl.perf_event_max_stack attr.sample_max_stack errno.EOVERFLOW",
 	.min_kernel = "4.8",
 	.root = true,

@@ -7,6 +7,7 @@
 PERFABI_CASE(
 	.assertion = "CAP_IPC_LOCK alone lifts the perf mlock budget: a user holding only CAP_IPC_LOCK maps a ring far beyond perf_event_mlock_kb and RLIMIT_MEMLOCK 0",
 	.ref = "perf_event_open(2), perf_event_mlock_kb; kernel/events/core.c perf_mmap(): !capable(CAP_IPC_LOCK)",
+	.alone = true,
 	.covers = "cap.CAP_IPC_LOCK sysctl.perf_event_mlock_kb",
 	.root = true,
 ) {

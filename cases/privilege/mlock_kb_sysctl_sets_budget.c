@@ -4,6 +4,7 @@
 PERFABI_CASE(
 	.assertion = "perf_event_mlock_kb sets the per-user budget: with it at 16 kB per CPU and RLIMIT_MEMLOCK 0, a fresh user without CAP_IPC_LOCK maps 1+2 pages but not more than (16 kB / page) x CPUs pages (EPERM), unless paranoid is -1",
 	.ref = "perf_event_open(2), /proc/sys/kernel/perf_event_mlock_kb; kernel/events/core.c perf_mmap() user_lock_limit *= num_online_cpus()",
+	.alone = true,
 	.covers = "sysctl.perf_event_mlock_kb errno.EPERM",
 	.root = true,
 ) {

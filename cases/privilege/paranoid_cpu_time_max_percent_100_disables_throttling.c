@@ -22,6 +22,7 @@ PERFABI_CASE(
 	       "kernel/events/core.c perf_cpu_time_max_percent_handler() "
 	       "(\"== 100 || == 0\": perf_sample_allowed_ns = 0), "
 	       "perf_event_max_sample_rate_handler()",
+	.alone = true,
 	.covers = "sysctl.perf_cpu_time_max_percent sysctl.perf_event_max_sample_rate",
 	.root = true,
 ) {

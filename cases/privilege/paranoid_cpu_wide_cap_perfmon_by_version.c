@@ -57,6 +57,7 @@ PERFABI_CASE(
 	       "5.8); Documentation/admin-guide/perf-security.rst; 980737282232 "
 	       "\"capabilities: introduce CAP_PERFMON to kernel and user space\"; "
 	       "kernel/capability.c capset() (CAP_LAST_U32_VALID_MASK)",
+	.alone = true,
 	.covers = "cap.CAP_PERFMON sysctl.perf_event_paranoid arg.cpu errno.EACCES",
 	.root = true,
 ) {

@@ -59,6 +59,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), /proc/sys/kernel/perf_event_paranoid; "
 	       "kernel/events/core.c perf_event_open() perf_allow_kernel() (the "
 	       "only reader of the level on this path)",
+	.alone = true,
 	.covers = "sysctl.perf_event_paranoid attr.exclude_kernel errno.EACCES",
 	.root = true,
 ) {

@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_SAMPLE_RAW of a syscall tracepoint on a CPU (not a task) loses the any-user exemption: EPERM below paranoid -1 without CAP_PERFMON, checked before the cpu-wide rule",
 	.ref = "kernel/trace/trace_event_perf.c perf_trace_event_perm() (event init) runs before find_get_context() -> perf_allow_cpu()",
+	.alone = true,
 	.covers = "sample.RAW type.TRACEPOINT arg.cpu errno.EPERM errno.EACCES",
 	.privileged = true,
 	.probe = pa_probe_priv,

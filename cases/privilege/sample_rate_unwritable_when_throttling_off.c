@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "perf_cpu_time_max_percent accepts 0..100 (101 is EINVAL); at 0 (throttling disabled) writes to perf_event_max_sample_rate fail with EINVAL",
 	.ref = "Documentation/admin-guide/sysctl/kernel.rst perf_cpu_time_max_percent; kernel/events/core.c perf_event_max_sample_rate_handler(), perf_cpu_time_max_percent_handler()",
+	.alone = true,
 	.covers = "sysctl.perf_cpu_time_max_percent sysctl.perf_event_max_sample_rate",
 	.root = true,
 ) {

@@ -3,6 +3,7 @@
 PERFABI_CASE(
 	.assertion = "a cpu-wide user-only tracepoint counter (no RAW) falls under the cpu rule: paranoid < 1 or CAP_PERFMON, else EACCES",
 	.ref = "perf_event_open(2), perf_event_paranoid \"1 ... Disallow CPU event access\"; kernel/events/core.c perf_allow_cpu()",
+	.alone = true,
 	.covers = "type.TRACEPOINT arg.cpu errno.EACCES",
 	.privileged = true,
 	.probe = pa_probe_priv,

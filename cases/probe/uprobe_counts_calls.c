@@ -9,6 +9,7 @@ __attribute__((noinline)) void pa_uprobe_target_fn(void)
 PERFABI_CASE(
 	.assertion = "a uprobe event (uprobe_path = the binary, probe_offset = a function's file offset) on the own task counts exactly the calls of that function",
 	.ref = "perf_event_open(2), uprobe_path / probe_offset (since Linux 4.17); /sys/bus/event_source/devices/uprobe",
+	.alone = true,
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset attr.config1 attr.config2",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

@@ -17,6 +17,7 @@ static void calls(void *arg)
 PERFABI_CASE(
 	.assertion = "each hit of a uprobe trace event (tracefs uprobe_events \"p:GROUP/NAME PATH:OFFSET\") sampled with PERF_SAMPLE_RAW carries, at the offsets of its format file, common_type = the event id, common_pid = the thread that called, __probe_ip = the probed function's address in that process; the sample's ip is that address too",
 	.ref = "Documentation/trace/uprobetracer.rst (\"p[:[GRP/][EVENT]] PATH:OFFSET\", events/*/*/format); kernel/trace/trace_uprobe.c __uprobe_perf_func() (vaddr[0] = instruction_pointer(regs)), uprobe_event_define_fields() (__probe_ip); perf_event_open(2) PERF_SAMPLE_RAW",
+	.alone = true,
 	.covers = "type.TRACEPOINT sample.RAW sample.IP sample.TID",
 	.tracefs = true,
 	.root = true,

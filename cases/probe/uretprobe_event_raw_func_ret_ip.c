@@ -28,6 +28,7 @@ static void calls(void *arg)
 PERFABI_CASE(
 	.assertion = "each return of a function probed by a uretprobe trace event (tracefs uprobe_events \"r:GROUP/NAME PATH:OFFSET\") sampled with PERF_SAMPLE_RAW carries, at the offsets of its format file, common_type = the event id, common_pid = the returning thread, __probe_func = the function's address, __probe_ret_ip = the address it returns to in its caller; the sample's ip is that return address",
 	.ref = "Documentation/trace/uprobetracer.rst (\"r[:[GRP/][EVENT]] PATH:OFFSET\"); kernel/trace/trace_uprobe.c __uprobe_perf_func() (vaddr[0] = func, vaddr[1] = instruction_pointer(regs)), uprobe_event_define_fields() (__probe_func, __probe_ret_ip); kernel/events/uprobes.c handle_trampoline() (regs ip = the original return address); perf_event_open(2) PERF_SAMPLE_RAW",
+	.alone = true,
 	.covers = "type.TRACEPOINT sample.RAW sample.IP sample.TID",
 	.tracefs = true,
 	.root = true,

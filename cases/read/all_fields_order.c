@@ -12,6 +12,7 @@
 PERFABI_CASE(
 	.assertion = "with TOTAL_TIME_ENABLED, TOTAL_TIME_RUNNING, ID (and LOST since 6.0) the fields come in the documented order: value, time_enabled, time_running, id, lost",
 	.ref = "perf_event_open(2), Reading results: struct read_format without PERF_FORMAT_GROUP",
+	.alone = true,
 	.covers = "attr.read_format read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING read_format.ID read_format.LOST",
 	.min_cpus = 2,
 	.probe = pa_probe_self_perf,

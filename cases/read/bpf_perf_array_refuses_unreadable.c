@@ -16,6 +16,7 @@
 PERFABI_CASE(
 	.assertion = "BPF_MAP_UPDATE_ELEM of a BPF_MAP_TYPE_PERF_EVENT_ARRAY slot takes a perf event file descriptor only: a closed descriptor or a pipe fails with EBADF, a counter opened with attr.inherit fails with EOPNOTSUPP, and the same counter without inherit is taken",
 	.ref = "include/uapi/linux/bpf.h, BPF_MAP_TYPE_PERF_EVENT_ARRAY (bpf_perf_event_read_value(), \"the nature of the perf event counter is selected when map is updated with perf event file descriptors\"); kernel/bpf/arraymap.c perf_event_fd_array_get_ptr(); kernel/events/core.c perf_event_get(), perf_event_read_local() (inherit: -EOPNOTSUPP)",
+	.alone = true,
 	.covers = "attr.inherit errno.EBADF errno.EOPNOTSUPP",
 	.features = "bpf",
 	.root = true,		/* BPF_MAP_CREATE (unprivileged_bpf_disabled) */

@@ -52,6 +52,7 @@ static void build(int perf_map, int result_map, const uint64_t *flags)
 PERFABI_CASE(
 	.assertion = "bpf_perf_event_read_value() in a BPF_PROG_TYPE_PERF_EVENT program fills {counter, enabled, running} of the event at the BPF_MAP_TYPE_PERF_EVENT_ARRAY index in flags and returns 0: run i of the program on a thread's period-1 page-fault sampler S reads S's own count i with enabled == running > 0 (never decreasing, at most what read(2) gives after), and reads a disabled counter of that thread as exactly the count, time_enabled and time_running read(2) gives",
 	.ref = "include/uapi/linux/bpf.h, bpf_perf_event_read_value() (since Linux 4.15, commit 908432ca84fc); kernel/trace/bpf_trace.c get_map_perf_counter(); kernel/events/core.c perf_event_read_local(), perf_swevent_event() (the count is added before the overflow)",
+	.alone = true,
 	.covers = "ioctl.SET_BPF attr.sample_period sw.PAGE_FAULTS read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING",
 	.features = "bpf",
 	.root = true,		/* BPF_PROG_LOAD of a tracing type */

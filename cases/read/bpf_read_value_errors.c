@@ -57,6 +57,7 @@ static void build(int perf_map, int result_map, const uint64_t *flags,
 PERFABI_CASE(
 	.assertion = "bpf_perf_event_read_value() returns a negative errno and zeroes all buf_size bytes of buf where it cannot read: flags outside BPF_F_INDEX_MASK -EINVAL, an index past max_entries -E2BIG, an empty BPF_MAP_TYPE_PERF_EVENT_ARRAY slot -ENOENT, an event of another task -EINVAL, a pinned event that is not running on this CPU -EBUSY, buf_size other than sizeof(struct bpf_perf_event_value) -EINVAL",
 	.ref = "include/uapi/linux/bpf.h, bpf_perf_event_read_value(): \"a negative error in case of failure\"; kernel/trace/bpf_trace.c bpf_perf_event_read_value(), get_map_perf_counter(); kernel/events/core.c perf_event_read_local() (\"If this is a per-task event, it must be for current\", \"If this is a pinned event it must be running on this CPU\")",
+	.alone = true,
 	.covers = "ioctl.SET_BPF attr.pinned errno.EINVAL errno.E2BIG errno.ENOENT errno.EBUSY",
 	.features = "bpf",
 	.root = true,		/* BPF_PROG_LOAD of a tracing type */

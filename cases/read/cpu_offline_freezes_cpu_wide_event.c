@@ -21,6 +21,7 @@ PERFABI_CASE(
 	.ref = "kernel/events/core.c perf_event_exit_cpu() -> perf_event_exit_cpu_context() "
 	       "-> __perf_event_exit_context(): __perf_remove_from_context(DETACH_GROUP) "
 	       "sets PERF_EVENT_STATE_OFF; perf_event_init_cpu() does not re-add it",
+	.alone = true,
 	.covers = "arg.cpu read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING",
 	.root = true,
 	.min_cpus = 2,

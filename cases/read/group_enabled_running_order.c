@@ -17,6 +17,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), Reading results: struct read_format with "
 	       "PERF_FORMAT_GROUP; kernel/events/core.c perf_read_group(), "
 	       "__perf_read_group_add()",
+	.alone = true,
 	.covers = "read_format.GROUP read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING read_format.ID",
 	.min_cpus = 2,
 	.probe = pa_probe_self_perf,

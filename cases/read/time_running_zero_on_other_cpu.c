@@ -16,6 +16,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), \"pid == 0 and cpu >= 0 ... only when running "
 	       "on the specified CPU\"; read_format time_enabled/time_running; "
 	       "kernel/events/core.c __perf_update_times(), event_filter_match()",
+	.alone = true,
 	.covers = "read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING arg.cpu",
 	.min_cpus = 2,
 	.probe = pa_probe_self_perf,

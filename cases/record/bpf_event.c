@@ -10,6 +10,7 @@ struct bpf_rec {
 PERFABI_CASE(
 	.assertion = "attr.bpf_event: loading a BPF program produces PERF_RECORD_BPF_EVENT {type PERF_BPF_EVENT_PROG_LOAD (1), flags, id, tag} with the program's id and tag",
 	.ref = "perf_event_open(2), bpf_event (5.1): \"enables recording of PERF_RECORD_BPF_EVENT records when a BPF program is loaded or unloaded\"; include/uapi/linux/perf_event.h enum perf_bpf_event_type",
+	.alone = true,
 	.covers = "attr.bpf_event record.BPF_EVENT",
 	.features = "bpf",
 	.min_kernel = "5.1",

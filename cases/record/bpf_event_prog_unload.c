@@ -35,6 +35,7 @@ static bool find_bpf(struct pa_ring *r, uint32_t id, struct bpf_rec *b)
 PERFABI_CASE(
 	.assertion = "attr.bpf_event: unloading a BPF program (closing its only fd) produces one PERF_RECORD_BPF_EVENT {type PERF_BPF_EVENT_PROG_UNLOAD (2), flags 0, id, tag} with the id and tag of the program, which its load record (type PERF_BPF_EVENT_PROG_LOAD) also had",
 	.ref = "perf_event_open(2), bpf_event (5.1): \"enables recording of PERF_RECORD_BPF_EVENT records when a BPF program is loaded or unloaded\"; include/uapi/linux/perf_event.h enum perf_bpf_event_type; kernel/bpf/syscall.c bpf_prog_put_deferred()",
+	.alone = true,
 	.covers = "attr.bpf_event record.BPF_EVENT",
 	.features = "bpf",
 	.min_kernel = "5.1",

@@ -29,6 +29,7 @@ struct trailer {
 PERFABI_CASE(
 	.assertion = "attr.cgroup: creating a cgroup produces one PERF_RECORD_CGROUP {id, path} for it with id the new cgroup's id (its directory's file handle, and inode on 64-bit) and path exactly its path from the hierarchy root, NUL-padded to 8 bytes, then the sample_id trailer of the task that created it",
 	.ref = "perf_event_open(2), cgroup (5.7): \"enables the generation of PERF_RECORD_CGROUP records when a new cgroup is created\"; include/uapi/linux/perf_event.h PERF_RECORD_CGROUP {id, path[]}; kernel/events/core.c perf_event_cgroup() from perf_cgroup_css_online(); fs/kernfs/mount.c kernfs_encode_fh()",
+	.alone = true,
 	.covers = "attr.cgroup record.CGROUP attr.sample_id_all sample.TID sample.TIME",
 	.features = "cgroup",
 	.min_kernel = "5.7",

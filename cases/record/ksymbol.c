@@ -13,6 +13,7 @@ struct ksym_rec {
 PERFABI_CASE(
 	.assertion = "attr.ksymbol: loading a BPF program registers a kernel symbol and produces PERF_RECORD_KSYMBOL {addr, len, ksym_type PERF_RECORD_KSYMBOL_TYPE_BPF (1), flags 0 (register), name \"bpf_prog_<tag>_<name>\"} with a kernel address",
 	.ref = "perf_event_open(2), ksymbol (5.1): \"enables recording of PERF_RECORD_KSYMBOL records when a kernel symbol is registered or unregistered\"; kernel/bpf/core.c bpf_prog_ksym_set_name()",
+	.alone = true,
 	.covers = "attr.ksymbol record.KSYMBOL",
 	.features = "bpf",
 	.min_kernel = "5.1",

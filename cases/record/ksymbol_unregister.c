@@ -60,6 +60,7 @@ static bool find_ksym(struct pa_ring *r, const char *name, struct ksym_rec *k)
 PERFABI_CASE(
 	.assertion = "attr.ksymbol: unloading a BPF program (closing its only fd) produces PERF_RECORD_KSYMBOL {addr, len, ksym_type PERF_RECORD_KSYMBOL_TYPE_BPF, flags PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, name} with the addr, len and name \"bpf_prog_<tag>_<name>\" of the load's register record (flags 0), whose addr is the symbol's /proc/kallsyms address",
 	.ref = "perf_event_open(2), ksymbol (5.1): \"enables recording of PERF_RECORD_KSYMBOL records when a kernel symbol is registered or unregistered\"; include/uapi/linux/perf_event.h PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER; kernel/events/core.c perf_event_bpf_emit_ksymbols()",
+	.alone = true,
 	.covers = "attr.ksymbol record.KSYMBOL",
 	.features = "bpf",
 	.min_kernel = "5.1",

@@ -56,6 +56,7 @@ static void work(int fd, char c)
 PERFABI_CASE(
 	.assertion = "with sample_id_all, the PERF_RECORD_LOST written once room is made in a full ring ends with the sample_id trailer of the writing task: 56 bytes {id, lost = samples dropped, pid, tid, time, id, cpu, res}",
 	.ref = "perf_event_open(2), sample_id_all (\"TID, TIME, ID, STREAM_ID, and CPU added to every non-PERF_RECORD_SAMPLE\") and PERF_RECORD_LOST {header, id, lost, sample_id}; kernel/events/ring_buffer.c __perf_output_begin() (size += id_header_size when lost and sample_id_all)",
+	.alone = true,
 	.covers = "record.LOST attr.sample_id_all sample.TID mmap.data_tail",
 	.min_kernel = "4.1",		/* use_clockid */
 	.probe = pa_probe_self_perf,

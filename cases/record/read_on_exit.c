@@ -8,6 +8,7 @@ static void touch_and_exit(void)
 PERFABI_CASE(
 	.assertion = "attr.inherit_stat: when a child with an inherited event exits, PERF_RECORD_READ {pid, tid, read_format values} reports the child's own count, with read_format ID the original event's id",
 	.ref = "perf_event_open(2), inherit_stat: \"saves event counts on context switch for inherited tasks\"; PERF_RECORD_READ; c418d8b4d7a4 \"perf/core: Fix missing read event generation on task exit\": \"For events with inherit_stat enabled, a read event will be generated to collect per task event counts on task exit\"",
+	.alone = true,
 	.covers = "attr.inherit_stat record.READ attr.inherit",
 	.xfail = {
 		.from = "5.13",

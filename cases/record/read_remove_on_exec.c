@@ -10,6 +10,7 @@ static void touch_and_exec(void)
 PERFABI_CASE(
 	.assertion = "attr.inherit_stat: when an inherited event leaves a child (here: remove_on_exec at the child's exec), PERF_RECORD_READ {pid, tid, read_format values} reports the child's count, with read_format ID the original event's id",
 	.ref = "perf_event_open(2), inherit_stat; PERF_RECORD_READ \"This record indicates a read event\"; kernel/events/core.c perf_child_detach() -> sync_child_event() -> perf_event_read_event(); remove_on_exec (5.13)",
+	.alone = true,
 	.covers = "attr.inherit_stat record.READ attr.remove_on_exec",
 	.min_kernel = "5.13",
 	.probe = pa_probe_self_perf,

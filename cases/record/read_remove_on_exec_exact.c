@@ -27,6 +27,7 @@ static void call_and_exec(void)
 PERFABI_CASE(
 	.assertion = "attr.inherit_stat with remove_on_exec: when the inherited event leaves a child at its exec, PERF_RECORD_READ {pid, tid, value, id} reports exactly the child's own count (N breakpoint hits) with pid and tid the child and id the parent event's id",
 	.ref = "perf_event_open(2), inherit_stat; PERF_RECORD_READ {pid, tid, struct read_format values}; kernel/events/core.c perf_event_remove_on_exec() -> perf_event_exit_event() -> sync_child_event() -> perf_event_read_event(); remove_on_exec (5.13)",
+	.alone = true,
 	.covers = "attr.inherit_stat record.READ attr.remove_on_exec read_format.ID",
 	.min_kernel = "5.13",
 	.pmu = "breakpoint",

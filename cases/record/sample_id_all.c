@@ -8,6 +8,7 @@
 PERFABI_CASE(
 	.assertion = "attr.sample_id_all appends struct sample_id {pid, tid, time, id, stream_id, cpu, res, identifier} (those selected by sample_type) to non-sample records: a COMM record grows by exactly that trailer, with our pid/tid, a time between clock readings around the rename (attr.clockid), the event's id as id, stream_id and identifier, and the CPU we are pinned to with res 0",
 	.ref = "perf_event_open(2), sample_id_all (2.6.38): \"If set, then TID, TIME, ID, STREAM_ID, and CPU can additionally be included in non-PERF_RECORD_SAMPLEs if the corresponding sample_type is selected\"; struct sample_id; PERF_SAMPLE_IDENTIFIER last",
+	.alone = true,
 	.covers = "attr.sample_id_all record.COMM sample.IDENTIFIER sample.TID sample.TIME sample.ID sample.STREAM_ID sample.CPU attr.use_clockid",
 	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
 	.probe = pa_probe_self_perf,

@@ -12,6 +12,7 @@ struct switch_cpu_rec {
 PERFABI_CASE(
 	.assertion = "attr.context_switch on a CPU-wide event (pid == -1) produces PERF_RECORD_SWITCH_CPU_WIDE {next_prev_pid, next_prev_tid} (+ sample_id): a task sleeping on that CPU gets one record when switched out (PERF_RECORD_MISC_SWITCH_OUT) and one when switched in; opening it needs the CPU-wide permission (EACCES otherwise)",
 	.ref = "perf_event_open(2), context_switch (4.3); PERF_RECORD_SWITCH_CPU_WIDE: \"next_prev_pid: The process ID of the previous (if switching in) or next (if switching out) process on the CPU\"",
+	.alone = true,
 	.covers = "attr.context_switch record.SWITCH_CPU_WIDE",
 	.min_kernel = "4.3",
 	.privileged = true,

@@ -112,6 +112,7 @@ static void check_pairs(struct pa_ring *r, uint32_t ppid, uint32_t ptid)
 PERFABI_CASE(
 	.assertion = "PERF_RECORD_SWITCH_CPU_WIDE: a switch-out record's next_prev_pid/next_prev_tid are the process and thread id of the task switched to, a switch-in record's those of the task switched from; the switch-in record that follows a switch-out on that CPU is the next task's, naming the task that left (checked between two tasks pinned to one CPU, with a child process and with a thread)",
 	.ref = "perf_event_open(2), PERF_RECORD_SWITCH_CPU_WIDE: \"next_prev_pid: The process ID of the previous (if switching in) or next (if switching out) process on the CPU. next_prev_tid: The thread ID ...\"; kernel/events/core.c perf_event_switch(), perf_event_switch_output()",
+	.alone = true,
 	.covers = "attr.context_switch record.SWITCH_CPU_WIDE",
 	.min_kernel = "4.3",
 	.privileged = true,

@@ -44,6 +44,7 @@ static void drain(struct pa_ring *r, struct tally *t)
 PERFABI_CASE(
 	.assertion = "PERF_RECORD_SWITCH: a switch-out record has misc PERF_RECORD_MISC_SWITCH_OUT, with PERF_RECORD_MISC_SWITCH_OUT_PREEMPT added exactly when the task was preempted (still runnable), not when it blocked; a switch-in record has neither bit",
 	.ref = "perf_event_open(2), PERF_RECORD_SWITCH; include/uapi/linux/perf_event.h PERF_RECORD_MISC_SWITCH_OUT_PREEMPT \"Indicates that thread was preempted in TASK_RUNNING state\" (4.17, 101592b4904e); kernel/events/core.c perf_event_switch()",
+	.alone = true,
 	.covers = "attr.context_switch record.SWITCH",
 	.min_kernel = "4.17",
 	.probe = pa_probe_self_perf,

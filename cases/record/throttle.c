@@ -11,6 +11,7 @@ struct throttle_rec {
 PERFABI_CASE(
 	.assertion = "an event that overflows more often than perf_event_max_sample_rate allows per tick is throttled and then unthrottled on a later tick: PERF_RECORD_THROTTLE then PERF_RECORD_UNTHROTTLE {time, id, stream_id}, alternating, each UNTHROTTLE strictly later than its THROTTLE, with id and stream_id the event's id and time read from the event's clock (attr.clockid) between the enable and the read",
 	.ref = "perf_event_open(2), PERF_RECORD_THROTTLE/PERF_RECORD_UNTHROTTLE: \"This record indicates a throttle event ... unthrottle event\" {time, id, stream_id}; kernel/events/core.c perf_log_throttle() (time = perf_event_clock()), __perf_event_account_interrupt() (max_samples_per_tick = DIV_ROUND_UP(max_sample_rate, HZ)), perf_adjust_freq_unthr_context()",
+	.alone = true,
 	.covers = "record.THROTTLE record.UNTHROTTLE sysctl.perf_event_max_sample_rate attr.use_clockid",
 	.min_kernel = "4.1",	/* use_clockid */
 	.root = true,

@@ -37,6 +37,7 @@ static struct perf_event_attr hw_attr(bool pinned)
 PERFABI_CASE(
 	.assertion = "a pinned cgroup event group that cannot get its hardware counters when a task of its cgroup is switched in goes into the error state (read() returns 0 bytes) and the cgroup switch goes on: a software cgroup event on the same CPU counts the task; the kernel does not oops",
 	.ref = "\"perf: Fix list corruption in perf_cgroup_switch()\" 5f4e5ce638e6 (5.17, CVE-2022-48799; stable 5.16.10, 4.19.230, 4.14.267): kernel/events/core.c perf_cgroup_switch() walks cgrp_cpuctx_list with list_for_each_entry_safe(), as merge_sched_in() -> perf_cgroup_event_disable() may unlink the current entry",
+	.alone = true,
 	.covers = "flag.PID_CGROUP attr.pinned",
 	.fix = { .commit = "5f4e5ce638e6", .subject = "perf: Fix list corruption in perf_cgroup_switch()", .release = "5.17", .cve = "CVE-2022-48799", .stable = "5.16.10 4.19.230 4.14.267" },
 	.tags = "linux-git=5f4e5ce638e6",

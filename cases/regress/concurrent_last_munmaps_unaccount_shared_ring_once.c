@@ -99,6 +99,7 @@ static void child(struct shared *sh, int b, size_t len)
 PERFABI_CASE(
 	.assertion = "two events sharing one ring (SET_OUTPUT, each mapped, in two processes) unmapped at the same time undo the ring's pinned-page charge exactly once: with perf_event_mlock_kb 0 the two processes' VmPin changes add up to 0 in every round; checked over many rounds",
 	.ref = "\"perf/core: Fix race in the perf_mmap_close() function\" f91072ed1b72 (5.10, CVE-2020-14351; stable 5.9.2, 4.14.207, 4.9.244, 4.4.244): kernel/events/core.c perf_mmap_close() takes the detach-and-unaccount path only when atomic_dec_and_test(&rb->mmap_count) is true",
+	.alone = true,
 	.covers = "ioctl.SET_OUTPUT mmap.size sysctl.perf_event_mlock_kb",
 	.fix = { .commit = "f91072ed1b72", .subject = "perf/core: Fix race in the perf_mmap_close() function", .release = "5.10", .cve = "CVE-2020-14351", .stable = "5.9.2 4.14.207 4.9.244 4.4.244" },
 	.tags = "linux-git=f91072ed1b72",

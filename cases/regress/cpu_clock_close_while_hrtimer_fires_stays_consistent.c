@@ -54,6 +54,7 @@ static void spin_ns(uint64_t ns)
 PERFABI_CASE(
 	.assertion = "closing cpu-clock samplers (10 us period, plain or armed with REFRESH(1)) on a thread busy on another CPU while their hrtimer fires never leaves the timer behind: every open, ioctl and close succeeds, a REFRESH(1) event counts at least one period and then stays frozen, over a bounded stress",
 	.ref = "\"perf: Ensure swevent hrtimer is properly destroyed\" ff5860f5088e (6.19, CVE-2026-23014; stable 6.18.6): kernel/events/core.c perf_swevent_init_hrtimer() sets event->destroy = perf_swevent_destroy_hrtimer (hrtimer_cancel() on free)",
+	.alone = true,
 	.covers = "sw.CPU_CLOCK ioctl.REFRESH",
 	.fix = { .commit = "ff5860f5088e", .subject = "perf: Ensure swevent hrtimer is properly destroyed", .release = "6.19", .cve = "CVE-2026-23014", .stable = "6.18.6" },
 	.tags = "linux-git=ff5860f5088e",

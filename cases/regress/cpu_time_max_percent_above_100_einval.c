@@ -21,6 +21,7 @@ static void expect_refused(const char *value, long before)
 PERFABI_CASE(
 	.assertion = "kernel.perf_cpu_time_max_percent accepts only 0..100: writing 101, 200, -1 or INT_MAX fails with EINVAL and leaves the value unchanged, while 50 is stored",
 	.ref = "\"perf/core: Fix the perf_cpu_time_max_percent check\" 1572e45a924f (v4.11); kernel/events/core.c perf_cpu_time_max_percent_handler(); Documentation/admin-guide/sysctl/kernel.rst perf_cpu_time_max_percent",
+	.alone = true,
 	.covers = "sysctl.perf_cpu_time_max_percent",
 	.fix = { .commit = "1572e45a924f", .subject = "perf/core: Fix the perf_cpu_time_max_percent check", .release = "4.11" },
 	.tags = "linux-git=1572e45a924f",

@@ -52,6 +52,7 @@ static void open_as_user(uint64_t fn_id, uint64_t tp_id, int err[2])
 PERFABI_CASE(
 	.assertion = "an unprivileged user (no capabilities) is refused the ftrace:function tracepoint with EPERM at perf_event_paranoid 1 and 0, not only at 2, while syscalls:sys_enter_getppid with the same attr opens for that user",
 	.ref = "\"perf/ftrace: Fix paranoid level for enabling function tracer\" 12ae030d54ef (3.13, CVE-2013-2930): kernel/trace/trace_event_perf.c perf_trace_event_perm() refuses the function event unless paranoid -1 or privileged (now perf_allow_tracepoint())",
+	.alone = true,
 	.covers = "type.TRACEPOINT sysctl.perf_event_paranoid errno.EPERM",
 	.fix = { .commit = "12ae030d54ef", .subject = "perf/ftrace: Fix paranoid level for enabling function tracer", .release = "3.13", .cve = "CVE-2013-2930" },
 	.tags = "linux-git=12ae030d54ef",

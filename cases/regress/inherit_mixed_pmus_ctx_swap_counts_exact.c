@@ -111,6 +111,7 @@ static void run(bool hw_first)
 PERFABI_CASE(
 	.assertion = "inherited events of several PMUs (core with an LBR call stack, software, breakpoint) keep exact counts while the parent's and child's contexts are swapped at context switches on one CPU, with no kernel warning: an inherited exec breakpoint counts every call in parent and child (2 per round), a software dummy stays 0",
 	.ref = "\"perf/core: Order the PMU list to fix warning about unordered pmu_ctx_list\" 2016066c6619 (6.14, CVE-2025-21895; stable 6.12.18): kernel/events/core.c find_get_pmu_context() keeps pmu_ctx_list sorted by pmu->type; perf_event_swap_task_ctx_data() WARN_ON_ONCE(prev_epc->pmu != next_epc->pmu)",
+	.alone = true,
 	.covers = "attr.inherit attr.branch_sample_type type.BREAKPOINT sw.DUMMY",
 	.fix = { .commit = "2016066c6619", .subject = "perf/core: Order the PMU list to fix warning about unordered pmu_ctx_list", .release = "6.14", .cve = "CVE-2025-21895", .stable = "6.12.18" },
 	.tags = "linux-git=2016066c6619",

@@ -114,6 +114,7 @@ static bool after(void *arg)
 PERFABI_CASE(
 	.assertion = "closing an inherit event while a fork that copied it fails (clone3 with a taken set_tid, after perf_event_init_task()) leaves both calls exact: clone3 fails with EEXIST (EPERM without the pid-choosing capability) and close() returns 0, round after round",
 	.ref = "\"perf/core: Fix use-after-free in perf_release()\" e552a8389aa4 (4.11): kernel/events/core.c perf_event_free_task() detaches the task from the child context and sets ctx->task = TASK_TOMBSTONE before freeing the child events",
+	.alone = true,
 	.covers = "attr.inherit sw.PAGE_FAULTS",
 	.fix = { .commit = "e552a8389aa4", .subject = "perf/core: Fix use-after-free in perf_release()", .release = "4.11" },
 	.tags = "linux-git=e552a8389aa4",

@@ -33,6 +33,7 @@ static long vm_pin_kb(void)
 PERFABI_CASE(
 	.assertion = "the last munmap() of a ring undoes its locked-page accounting at once, while events redirected into it (SET_OUTPUT) are still open, and detaches them: with perf_event_mlock_kb 0, VmPin grows by exactly the ring's 1+n pages while it is mapped and is back to its start value after the munmap; each redirected event then maps its own ring of another size",
 	.ref = "\"perf: Fix mmap() accounting hole\" 9bb5d40cd93c (3.10): kernel/events/core.c perf_mmap_close() undoes rb->mmap_locked on the vma's mm and detaches rb->event_list when rb->mmap_count drops to 0",
+	.alone = true,
 	.covers = "mmap.size ioctl.SET_OUTPUT sysctl.perf_event_mlock_kb",
 	.fix = { .commit = "9bb5d40cd93c", .subject = "perf: Fix mmap() accounting hole", .release = "3.10" },
 	.tags = "linux-git=9bb5d40cd93c",

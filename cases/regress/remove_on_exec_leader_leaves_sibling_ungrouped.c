@@ -47,6 +47,7 @@ static char task_state(pid_t pid, const char *comm)
 PERFABI_CASE(
 	.assertion = "when exec removes a remove_on_exec group leader, its surviving sibling is detached into a group of its own: a PERF_FORMAT_GROUP read of the sibling shows nr 2 before the exec and nr 1 after it, and the sibling stops counting when the new image sleeps (0 of 256 page faults another task takes on the same CPU)",
 	.ref = "\"perf/core: Detach event groups during remove_on_exec\" 037a3c43edfb (7.2, CVE-2026-64556; stable 6.1.191, 6.6.145, 6.12.96, 6.18.39, 7.1.4): kernel/events/core.c perf_event_remove_on_exec() -> perf_event_exit_event(event, ctx, DETACH_GROUP)",
+	.alone = true,
 	.covers = "attr.remove_on_exec read_format.GROUP arg.group_fd sw.PAGE_FAULTS",
 	.fix = { .commit = "037a3c43edfb", .subject = "perf/core: Detach event groups during remove_on_exec", .release = "7.2", .cve = "CVE-2026-64556", .stable = "6.1.191 6.6.145 6.12.96 6.18.39 7.1.4" },
 	.tags = "linux-git=037a3c43edfb",

@@ -52,6 +52,7 @@ static bool mapped_at(const void *addr)
 PERFABI_CASE(
 	.assertion = "a ring mapping is not copied into a fork()ed child (VM_DONTCOPY): the child has no mapping at either address and a VmPin of 0, and the parent's pinned pages stay charged once through the child's exit; a second mmap() of the same fd and size shares the same pages and adds no charge, another size fails with EINVAL, and only the last munmap() takes VmPin back to its start value (perf_event_mlock_kb 0)",
 	.ref = "\"perf: Fix perf mmap bugs\" 26cb63ad11e0 (3.10): kernel/events/core.c perf_mmap() sets VM_DONTCOPY on the ring's vma and maps an existing rb of the same size again without another reference",
+	.alone = true,
 	.covers = "mmap.size mmap.MAP_SHARED mmap.data_tail sysctl.perf_event_mlock_kb",
 	.fix = { .commit = "26cb63ad11e0", .subject = "perf: Fix perf mmap bugs", .release = "3.10" },
 	.tags = "linux-git=26cb63ad11e0",

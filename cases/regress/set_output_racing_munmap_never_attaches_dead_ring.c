@@ -92,6 +92,7 @@ static bool after(void *arg)
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_SET_OUTPUT of b into a's ring, racing the munmap() of that ring's only mapping, never leaves b attached to the unmapped ring: whether the ioctl succeeded or failed with EINVAL, b then maps a ring of another size; checked over many rounds",
 	.ref = "\"perf/core: Fix data race between perf_event_set_output() and perf_mmap_close()\" 68e3c69803da (5.19, CVE-2022-49607; stable 5.18.15): kernel/events/core.c perf_event_set_output() takes both mmap_mutex (mutex_lock_double) against perf_mmap_close()'s detach of rb->event_list",
+	.alone = true,
 	.covers = "ioctl.SET_OUTPUT mmap.size errno.EINVAL",
 	.fix = { .commit = "68e3c69803da", .subject = "perf/core: Fix data race between perf_event_set_output() and perf_mmap_close()", .release = "5.19", .cve = "CVE-2022-49607", .stable = "5.18.15" },
 	.tags = "linux-git=68e3c69803da",

@@ -91,6 +91,7 @@ static char thread_state(pid_t tid)
 PERFABI_CASE(
 	.assertion = "a thread whose own poll() drops the last reference of a sigtrap event while that event's SIGTRAP is still pending returns to user space (no hang in the release) and then has exactly one SIGTRAP, si_code TRAP_PERF, si_perf_data = attr.sig_data",
 	.ref = "\"perf: Fix hang while freeing sigtrap event\" 56799bc03565 (6.15, CVE-2025-37747; stable 6.14.3, 6.13.12, 6.12.24, 6.1.191): kernel/events/core.c perf_pending_task() holds an event reference instead of _free_event() -> perf_pending_task_sync() waiting",
+	.alone = true,
 	.covers = "attr.sigtrap attr.sig_data attr.remove_on_exec sw.CONTEXT_SWITCHES ioctl.SET_OUTPUT fd.poll",
 	.fix = { .commit = "56799bc03565", .subject = "perf: Fix hang while freeing sigtrap event", .release = "6.15", .cve = "CVE-2025-37747", .stable = "6.14.3 6.13.12 6.12.24 6.1.191" },
 	.tags = "linux-git=56799bc03565",

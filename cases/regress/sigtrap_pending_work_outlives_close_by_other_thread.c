@@ -94,6 +94,7 @@ static char thread_state(pid_t tid)
 PERFABI_CASE(
 	.assertion = "closing the only fd of a sigtrap event from another thread while its SIGTRAP waits in the target thread's task_work (queued at the target's switch out) returns 0, and the target then gets exactly one SIGTRAP, si_code TRAP_PERF, si_perf_data = attr.sig_data",
 	.ref = "\"perf: Fix perf_pending_task() UaF\" 517e6a301f34 (6.1, CVE-2022-48950; stable 5.15.84, 6.0.14): kernel/events/core.c event_sched_out() takes an event reference for perf_pending_task(), which drops it",
+	.alone = true,
 	.covers = "attr.sigtrap attr.sig_data attr.remove_on_exec sw.CONTEXT_SWITCHES",
 	.fix = { .commit = "517e6a301f34", .subject = "perf: Fix perf_pending_task() UaF", .release = "6.1", .cve = "CVE-2022-48950", .stable = "5.15.84 6.0.14" },
 	.tags = "linux-git=517e6a301f34",

@@ -174,6 +174,7 @@ static bool after(void *arg)
 PERFABI_CASE(
 	.assertion = "a software event's perf_event_open() into a software group, racing a hardware event's open into the same group (which moves the group to the hardware context), either joins the group or (before 6.2) fails with EINVAL, while the hardware open always joins: the leader's group read lists exactly the members that joined, by id, and the leader and the software member count the same page faults; over a bounded race",
 	.ref = "\"perf: Fix sys_perf_event_open() race against self\" 3ac6487e584a (5.18, CVE-2022-1729; stable 5.17.10): kernel/events/core.c perf_event_open() rechecks group_leader->ctx == ctx under ctx->mutex (EINVAL)",
+	.alone = true,
 	.covers = "arg.group_fd read_format.GROUP read_format.ID read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING errno.EINVAL type.HARDWARE sw.PAGE_FAULTS",
 	.fix = { .commit = "3ac6487e584a", .subject = "perf: Fix sys_perf_event_open() race against self", .release = "5.18", .cve = "CVE-2022-1729", .stable = "5.17.10" },
 	.tags = "linux-git=3ac6487e584a",

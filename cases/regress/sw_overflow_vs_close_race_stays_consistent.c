@@ -40,6 +40,7 @@ static void *worker(void *arg)
 PERFABI_CASE(
 	.assertion = "closing a sampling software event while its target thread overflows it (period-1 page faults, with a ring and a BPF overflow program) never races the overflow: every open, read and close succeeds and each event counted the faults, over a bounded stress",
 	.ref = "\"perf: Fix __perf_event_overflow() vs perf_remove_from_context() race\" c9bc1753b3cc (7.0, CVE-2026-23271; stable 6.12.77, 6.1.167): kernel/events/core.c perf_swevent_event() guard(irqsave) and the ACTIVE check",
+	.alone = true,
 	.covers = "sw.PAGE_FAULTS ioctl.SET_BPF",
 	.fix = { .commit = "c9bc1753b3cc", .subject = "perf: Fix __perf_event_overflow() vs perf_remove_from_context() race", .release = "7.0", .cve = "CVE-2026-23271", .stable = "6.12.77 6.1.167" },
 	.tags = "linux-git=c9bc1753b3cc",

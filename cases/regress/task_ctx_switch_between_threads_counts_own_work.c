@@ -267,6 +267,7 @@ static void check_tc(const struct side *s)
 PERFABI_CASE(
 	.assertion = "a context switch between two threads that both have events schedules out the old task's context and schedules in the new one's: each thread counts only its own work (page faults exactly its own stores, task-clock within its own CPU time), and with equivalent cloned (inherited) contexts the swapped contexts together count exactly the threads' faults",
 	.ref = "\"perf: Fix task context scheduling\" ab711fe08297 (2.6.39): kernel/perf_event.c perf_event_task_sched_out()/perf_event_context_sched_in(); context swap of equivalent contexts in perf_event_context_sched_out()",
+	.alone = true,
 	.covers = "sw.PAGE_FAULTS sw.TASK_CLOCK arg.pid attr.inherit",
 	.fix = { .commit = "ab711fe08297", .subject = "perf: Fix task context scheduling", .release = "2.6.39" },
 	.tags = "linux-git=ab711fe08297",

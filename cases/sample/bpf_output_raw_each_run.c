@@ -68,6 +68,7 @@ static void build(int perf_map, int result_map)
 PERFABI_CASE(
 	.assertion = "bpf_perf_event_output(ctx, map, BPF_F_CURRENT_CPU, data, size) in a BPF_PROG_TYPE_PERF_EVENT program writes one PERF_RECORD_SAMPLE per run into the ring of the PERF_COUNT_SW_BPF_OUTPUT event in the map slot of the current CPU and returns 0: N runs on a thread's period-1 page-fault sampler give N samples in order, each {ip = the faulting store, pid, tid = the thread, addr 0, cpu = the thread's CPU, period 0, raw size 20 whose first 13 bytes are the program's data}; the output event's count stays 0",
 	.ref = "include/uapi/linux/bpf.h, bpf_perf_event_output() (since Linux 4.4; BPF_PROG_TYPE_PERF_EVENT since 4.9); kernel/trace/bpf_trace.c bpf_perf_event_output_tp(), __bpf_perf_event_output(); kernel/events/core.c perf_event_output(), perf_output_sample() (RAW padded to 8 with the u32 size: perf_sample_save_raw_data())",
+	.alone = true,
 	.covers = "sw.BPF_OUTPUT ioctl.SET_BPF record.SAMPLE sample.IP sample.TID sample.ADDR sample.CPU sample.PERIOD sample.RAW",
 	.features = "bpf",
 	.root = true,		/* BPF_PROG_LOAD of a tracing type */

@@ -17,6 +17,7 @@ static void close_link(struct pa_fault_thread *ft, int i)
 PERFABI_CASE(
 	.assertion = "BPF_LINK_CREATE with attach_type BPF_PERF_EVENT and a sampling software event's fd as target attaches a BPF_PROG_TYPE_PERF_EVENT program to the event as PERF_EVENT_IOC_SET_BPF does, and closing the link's only fd detaches it: while linked, N page faults at sample_period 1 run the program (r0 = 0) N times, are counted and write no sample; after the close N more faults write N samples {pid, tid = the thread, addr = each faulting address, read value N+1..2N} and do not run it",
 	.ref = "include/uapi/linux/bpf.h BPF_LINK_CREATE, link_create.target_fd, BPF_PERF_EVENT; kernel/bpf/syscall.c bpf_perf_link_attach() -> perf_event_set_bpf_prog(), bpf_link_release() -> bpf_perf_link_release() -> perf_event_free_bpf_prog(); kernel/events/core.c __perf_event_overflow(); commit b89fbfbb854c (5.15)",
+	.alone = true,
 	.covers = "attr.sample_period sw.PAGE_FAULTS record.SAMPLE sample.TID sample.ADDR sample.READ",
 	.features = "bpf",
 	.root = true,		/* BPF_PROG_LOAD of a tracing type, BPF_ENABLE_STATS */

@@ -8,6 +8,7 @@
 PERFABI_CASE(
 	.assertion = "a BPF_PROG_TYPE_PERF_EVENT program attached with PERF_EVENT_IOC_SET_BPF to a sampling software event runs on each overflow, and a nonzero return keeps the sample: N page faults of a thread at sample_period 1 run the program N times, count N and write N samples {pid, tid = the thread, addr = each faulting address in order, read value = 1..N}",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_SET_BPF (since Linux 4.1); kernel/events/core.c __perf_event_overflow(): a BPF_PROG_TYPE_PERF_EVENT program returning 0 (bpf_overflow_handler()) skips the output, any other value lets it through (6.1: bpf_overflow_handler() calls the original overflow handler when ret != 0); commit aa6a5f3cb2b2 (4.9)",
+	.alone = true,
 	.covers = "ioctl.SET_BPF attr.sample_period sw.PAGE_FAULTS record.SAMPLE sample.TID sample.ADDR sample.READ",
 	.features = "bpf",
 	.root = true,		/* BPF_PROG_LOAD of a tracing type, BPF_ENABLE_STATS */

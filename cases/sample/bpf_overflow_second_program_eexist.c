@@ -8,6 +8,7 @@
 PERFABI_CASE(
 	.assertion = "a sampling software event takes one BPF program: once PERF_EVENT_IOC_SET_BPF attached a BPF_PROG_TYPE_PERF_EVENT program, SET_BPF of another such program or of the same one, and BPF_LINK_CREATE (BPF_PERF_EVENT) of another, fail with EEXIST, and the first stays attached alone: N page faults at sample_period 1 run it (r0 = 1) N times and write N samples, and run the other 0 times",
 	.ref = "kernel/events/core.c perf_event_set_bpf_handler(): event->prog already set -> -EEXIST, reached from PERF_EVENT_IOC_SET_BPF (__perf_event_set_bpf_prog()) and from BPF_LINK_CREATE (kernel/bpf/syscall.c bpf_perf_link_attach() -> perf_event_set_bpf_prog()), the same in 6.1 and 6.12; the man page lists no ioctl errors",
+	.alone = true,
 	.covers = "ioctl.SET_BPF errno.EEXIST sw.PAGE_FAULTS record.SAMPLE sample.TID sample.ADDR sample.READ",
 	.features = "bpf",
 	.root = true,		/* BPF_PROG_LOAD of a tracing type, BPF_ENABLE_STATS */

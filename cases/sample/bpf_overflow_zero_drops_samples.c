@@ -8,6 +8,7 @@
 PERFABI_CASE(
 	.assertion = "a BPF_PROG_TYPE_PERF_EVENT program attached with PERF_EVENT_IOC_SET_BPF to a sampling software event runs on each overflow, and a return of 0 drops the sample but not the count: N page faults of a thread at sample_period 1 run the program N times and count N, and the ring receives no sample",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_SET_BPF (since Linux 4.1); kernel/events/core.c __perf_event_overflow(): a BPF_PROG_TYPE_PERF_EVENT program returning 0 (bpf_overflow_handler()) skips the output (6.1: bpf_overflow_handler() returns before the original overflow handler when ret == 0), after perf_swevent_event() added the fault to the count; commit aa6a5f3cb2b2 (4.9)",
+	.alone = true,
 	.covers = "ioctl.SET_BPF attr.sample_period sw.PAGE_FAULTS record.SAMPLE",
 	.features = "bpf",
 	.root = true,		/* BPF_PROG_LOAD of a tracing type, BPF_ENABLE_STATS */

@@ -5,6 +5,7 @@
 PERFABI_CASE(
 	.assertion = "attr.exclude_callchain_kernel drops the kernel part of callchains: a sample taken in the kernel (context-switches, exclude_kernel = 0) then has a callchain that starts with PERF_CONTEXT_USER; the event needs paranoid < 2 or CAP_PERFMON (EACCES otherwise)",
 	.ref = "perf_event_open(2), exclude_callchain_kernel (3.7): \"Do not include kernel callchain\"; kernel/events/core.c perf_callchain()",
+	.alone = true,
 	.covers = "attr.exclude_callchain_kernel sample.CALLCHAIN",
 	.min_kernel = "3.7",
 	.privileged = true,

@@ -5,6 +5,7 @@
 PERFABI_CASE(
 	.assertion = "a sample taken in the kernel (context-switches, exclude_kernel = 0) has a callchain that starts with PERF_CONTEXT_KERNEL and kernel addresses, then PERF_CONTEXT_USER and the user part; counting the kernel needs paranoid < 2 or CAP_PERFMON (EACCES otherwise)",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE nr, ips[nr]; include/uapi/linux/perf_event.h enum perf_callchain_context; kernel/events/callchain.c get_perf_callchain()",
+	.alone = true,
 	.covers = "sample.CALLCHAIN sw.CONTEXT_SWITCHES attr.exclude_kernel",
 	.privileged = true,
 	.probe = pa_probe_self_perf,

@@ -5,6 +5,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_SAMPLE_CPU gives {u32 cpu, res}: the CPU the sample was taken on, and a zero reserved word",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE: \"cpu, res: If PERF_SAMPLE_CPU is enabled, this is a 32-bit value indicating which CPU was being used, in addition to a reserved (unused) 32-bit value\"",
+	.alone = true,
 	.covers = "sample.CPU",
 	.probe = pa_probe_self_perf,
 ) {

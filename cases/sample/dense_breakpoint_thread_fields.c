@@ -39,6 +39,7 @@ static void work(void *arg)
 PERFABI_CASE(
 	.assertion = "a HW_BREAKPOINT_W watchpoint with sample_period 1 opened in a thread that is not the main thread writes exactly one sample per write holding, in the documented order, {identifier = id, ip (x86: the instruction after the store), pid = getpid(), tid = the thread's gettid(), time between clock readings around the write, addr = bp_addr, id, stream_id = id, cpu = the pinned CPU, res 0, period 1, read_format {writes so far, id}}",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE layout; PERF_SAMPLE_ADDR \"usually the address of a tracepoint, breakpoint, or software event\"; kernel/events/core.c perf_bp_event(): perf_sample_data_init(&sample, bp->attr.bp_addr, 0); Intel SDM vol. 3 17.3.1.2: data breakpoints are traps",
+	.alone = true,
 	.covers = "record.SAMPLE type.BREAKPOINT attr.bp_addr sample.IDENTIFIER sample.IP sample.TID sample.TIME sample.ADDR sample.ID sample.STREAM_ID sample.CPU sample.PERIOD sample.READ read_format.ID attr.use_clockid attr.clockid",
 	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
 	.pmu = "breakpoint",

@@ -19,6 +19,7 @@
 PERFABI_CASE(
 	.assertion = "a PERF_RECORD_SAMPLE with IDENTIFIER|IP|TID|TIME|ADDR|ID|STREAM_ID|CPU|PERIOD|READ holds exactly those fields in the documented order {identifier, ip, pid/tid, time, addr, id, stream_id, cpu/res, period, read_format}: for each page fault the faulting instruction, this task, a time between clock readings around it, the faulting address, the event id thrice, the pinned CPU with res 0, period 1 and the count so far with the id",
 	.ref = "perf_event_open(2), MMAP layout, PERF_RECORD_SAMPLE: struct { header; u64 sample_id; u64 ip; u32 pid, tid; u64 time; u64 addr; u64 id; u64 stream_id; u32 cpu, res; u64 period; struct read_format v; ... }; include/uapi/linux/perf_event.h PERF_RECORD_SAMPLE",
+	.alone = true,
 	.covers = "record.SAMPLE attr.sample_type sample.IDENTIFIER sample.IP sample.TID sample.TIME sample.ADDR sample.ID sample.STREAM_ID sample.CPU sample.PERIOD sample.READ read_format.ID attr.use_clockid attr.clockid",
 	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
 	.probe = pa_probe_self_perf,

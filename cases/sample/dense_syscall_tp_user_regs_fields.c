@@ -36,6 +36,7 @@ static void work(void *arg)
 PERFABI_CASE(
 	.assertion = "a sample of tracepoint syscalls:sys_enter_getppid with IDENTIFIER|IP|TID|TIME|ID|CALLCHAIN|REGS_USER|STACK_USER|WEIGHT_STRUCT|DATA_SRC|TRANSACTION|REGS_INTR, opened in a thread that is not the main thread, holds in the documented order {identifier, ip = the address after the syscall instruction, pid/tid, time, id, callchain {PERF_CONTEXT_USER, ip, the return address at rbp + 8}, regs_user {ABI_64, the user registers at the syscall in bit order}, stack_user {size as asked, the bytes at the user sp, dyn_size = size}, weight 0, data_src PERF_MEM_NA, transaction 0, regs_intr {ABI_64, the same user registers for its own mask}}",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE layout; kernel/trace/trace_syscalls.c perf_syscall_enter(): perf_trace_buf_submit(..., regs, ...) with the syscall's pt_regs; kernel/events/core.c perf_prepare_sample(), perf_sample_regs_user(), perf_sample_regs_intr(), perf_output_sample_ustack(); arch/x86/include/uapi/asm/perf_regs.h",
+	.alone = true,
 	.covers = "record.SAMPLE type.TRACEPOINT sample.IDENTIFIER sample.IP sample.TID sample.TIME sample.ID sample.CALLCHAIN sample.REGS_USER sample.STACK_USER sample.WEIGHT_STRUCT sample.DATA_SRC sample.TRANSACTION sample.REGS_INTR attr.sample_regs_user attr.sample_regs_intr attr.sample_stack_user attr.exclude_callchain_kernel attr.use_clockid attr.clockid",
 	.min_kernel = "5.12",	/* WEIGHT_STRUCT */
 	.tracefs = true,

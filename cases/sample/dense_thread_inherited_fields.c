@@ -42,6 +42,7 @@ static void *worker(void *arg)
 PERFABI_CASE(
 	.assertion = "a sample taken in a thread that is not the main thread by an inherited page-fault sampler holds, in the documented order, {identifier = the original id, ip, pid = getpid() and tid = the thread's gettid(), time, addr, id = the original id, stream_id = the thread's instance id, cpu/res, period 1, and since 6.12 read_format {value = the thread's count so far, id}}",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE layout; pid, tid: \"the process and thread ID\"; stream_id: \"Unlike PERF_SAMPLE_ID the actual ID is returned, not the group leader\"; kernel/events/core.c __perf_event_header__init_id(): id = primary_event_id(event), stream_id = event->id; perf_output_read_one() (\"perf: Support PERF_SAMPLE_READ with inherit\", 6.12)",
+	.alone = true,
 	.covers = "record.SAMPLE attr.sample_type attr.inherit sample.IDENTIFIER sample.IP sample.TID sample.TIME sample.ADDR sample.ID sample.STREAM_ID sample.CPU sample.PERIOD sample.READ read_format.ID",
 	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
 	.probe = pa_probe_self_perf,

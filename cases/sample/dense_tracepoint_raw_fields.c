@@ -53,6 +53,7 @@ static char *read_format_file(const char *sys, const char *event)
 PERFABI_CASE(
 	.assertion = "a PERF_RECORD_SAMPLE of tracepoint syscalls:sys_enter_getppid with IDENTIFIER|IP|TID|TIME|ID|STREAM_ID|CPU|PERIOD|READ|RAW holds, in the documented order, {identifier, ip = where the syscall returns to in user space, pid/tid, time between clock readings around the call, id, stream_id, cpu/res, period 1, read_format {1, id}, u32 size + the raw entry whose common_type is the tracepoint id, common_pid this thread and __syscall_nr SYS_getppid}",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE layout: \"u32 size; char data[size]; if PERF_SAMPLE_RAW\" after read_format and callchain; tracefs events/syscalls/sys_enter_getppid/format; kernel/trace/trace_syscalls.c perf_syscall_enter(): submitted with the syscall's user pt_regs",
+	.alone = true,
 	.covers = "record.SAMPLE type.TRACEPOINT sample.RAW sample.IDENTIFIER sample.IP sample.TID sample.TIME sample.ID sample.STREAM_ID sample.CPU sample.PERIOD sample.READ read_format.ID attr.use_clockid attr.clockid",
 	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
 	.tracefs = true,

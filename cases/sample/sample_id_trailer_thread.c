@@ -35,6 +35,7 @@ static void *worker(void *arg)
 PERFABI_CASE(
 	.assertion = "with sample_id_all and sample_type TID|TIME|ID|STREAM_ID|CPU|IDENTIFIER, a PERF_RECORD_COMM of a second thread ends with struct sample_id {pid = getpid(), tid = the thread's gettid(), time between clock readings around prctl(PR_SET_NAME), id = the original event's id, stream_id = the thread's inherited instance's id, cpu = the pinned CPU, res = 0, identifier = id}",
 	.ref = "perf_event_open(2), sample_id_all: \"If set, then TID, TIME, ID, STREAM_ID, and CPU can additionally be included in non-PERF_RECORD_SAMPLEs\"; MMAP layout: struct sample_id { u32 pid, tid; u64 time; u64 id; u64 stream_id; u32 cpu, res; u64 id (IDENTIFIER) }; PERF_RECORD_COMM { u32 pid, tid; char comm[]; struct sample_id }",
+	.alone = true,
 	.covers = "attr.sample_id_all record.COMM attr.comm attr.inherit sample.TID sample.TIME sample.ID sample.STREAM_ID sample.CPU sample.IDENTIFIER attr.use_clockid attr.clockid",
 	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
 	.probe = pa_probe_self_perf,

@@ -7,6 +7,7 @@
 PERFABI_CASE(
 	.assertion = "For an inherited event, PERF_SAMPLE_ID is the original event's id in every sample while PERF_SAMPLE_STREAM_ID is the id of the event instance that took it: the parent's samples have stream_id = id, the child's a stream_id of its own",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE: stream_id \"Unlike PERF_SAMPLE_ID the actual ID is returned\"; kernel/events/core.c __perf_event_header__init_id(): data->id = primary_event_id(event), data->stream_id = event->id",
+	.alone = true,
 	.covers = "sample.STREAM_ID sample.ID attr.inherit",
 	.probe = pa_probe_self_perf,
 ) {

@@ -17,6 +17,7 @@
 PERFABI_CASE(
 	.assertion = "PERF_SAMPLE_TIME is a timestamp that does not decrease between consecutive samples of one CPU: across all samples of one ring buffer, written by two events of a task pinned to one CPU, each time is >= the one before; and each event wrote exactly one sample per event counted",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE: \"time: If PERF_SAMPLE_TIME is enabled, then a 64-bit timestamp is included\"; PERF_EVENT_IOC_SET_OUTPUT \"report event notifications to the specified file descriptor\"; kernel/events/core.c perf_clock(): local_clock(), monotonic on one CPU",
+	.alone = true,
 	.covers = "sample.TIME sample.ID record.SAMPLE ioctl.SET_OUTPUT",
 	.probe = pa_probe_self_perf,
 ) {

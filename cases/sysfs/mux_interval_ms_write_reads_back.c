@@ -63,6 +63,7 @@ PERFABI_CASE(
 	.ref = "kernel/events/core.c perf_event_mux_interval_ms_show()/_store() "
 	       "(\"if (timer < 1) return -EINVAL\"), since 3.11 (62b856397927, "
 	       "\"perf: Add sysfs entry to adjust multiplexing interval per PMU\")",
+	.alone = true,
 	.covers = "sysfs.perf_event_mux_interval_ms type.dynamic",
 	.root = true,
 ) {

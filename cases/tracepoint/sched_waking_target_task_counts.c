@@ -77,6 +77,7 @@ static bool wait_asleep(pid_t tid, int acks)
 PERFABI_CASE(
 	.assertion = "a tracepoint that names a target task (__perf_task: sched:sched_waking's woken task) is delivered to that task's tracepoint events bound to the CPU it fires on even though another task runs there: an event on thread B bound to CPU c, where B never runs, counts exactly the N wakings of B done from CPU c",
 	.ref = "kernel/events/core.c perf_tp_event(): \"If we got specified a target task, also iterate its context and deliver this event there too\" (perf_tp_event_target_task(): events of the task's context on this CPU); e6dab5ffab59 \"perf/trace: Add ability to set a target task for events\"; include/trace/events/sched.h sched_wakeup_template TP_ARGS(__perf_task(p))",
+	.alone = true,
 	.covers = "type.TRACEPOINT arg.pid arg.cpu",
 	.tracefs = true,
 	.min_cpus = 2,

@@ -53,6 +53,7 @@ static void cleanup(const char *t)
 PERFABI_CASE(
 	.assertion = "perf_event_open() of a uprobe trace event (made in tracefs uprobe_events) that ftrace has enabled fails with EINTR: perf and ftrace cannot share a uprobe",
 	.ref = "perf_event_open(2), EINTR \"Returned when trying to mix perf and ftrace handling for a uprobe\"; kernel/trace/trace_uprobe.c probe_event_enable()",
+	.alone = true,
 	.covers = "errno.EINTR type.TRACEPOINT",
 	.tracefs = true,
 	.root = true,

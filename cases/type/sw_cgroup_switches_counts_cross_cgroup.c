@@ -11,6 +11,7 @@ PERFABI_CASE(
 		     "with a child in another cgroup counts at least 20",
 	.ref = "perf_event_open(2), PERF_COUNT_SW_CGROUP_SWITCHES (since Linux 5.13); "
 	       "include/linux/perf_event.h perf_event_task_sched_out()",
+	.alone = true,
 	.covers = "sw.CGROUP_SWITCHES attr.config",
 	.features = "cgroup",
 	.min_kernel = "5.13",

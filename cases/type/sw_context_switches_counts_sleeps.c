@@ -35,6 +35,7 @@ PERFABI_CASE(
 		     "sleeps that blocked (getrusage's voluntary switches) add at least 20",
 	.ref = "perf_event_open(2), PERF_COUNT_SW_CONTEXT_SWITCHES; "
 	       "include/linux/perf_event.h perf_event_task_sched_out()",
+	.alone = true,
 	.covers = "sw.CONTEXT_SWITCHES attr.config",
 	.probe = kernel_counting,
 ) {

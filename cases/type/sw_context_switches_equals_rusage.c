@@ -62,6 +62,7 @@ PERFABI_CASE(
 	       "ru_nvcsw, ru_nivcsw; kernel/sched/core.c __schedule() "
 	       "(++*switch_count, context_switch()); include/linux/perf_event.h "
 	       "perf_event_task_sched_out()",
+	.alone = true,
 	.covers = "sw.CONTEXT_SWITCHES attr.config",
 	.probe = kernel_counting,
 ) {

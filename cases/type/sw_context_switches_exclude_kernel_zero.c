@@ -10,6 +10,7 @@ PERFABI_CASE(
 	       "that happen in kernel space\"; include/linux/perf_event.h "
 	       "__perf_sw_event_sched() records with perf_fetch_caller_regs() "
 	       "(kernel mode), kernel/events/core.c perf_exclude_event()",
+	.alone = true,
 	.covers = "sw.CONTEXT_SWITCHES attr.exclude_kernel",
 	.probe = pa_probe_self_perf,
 ) {

@@ -18,6 +18,7 @@ PERFABI_CASE(
 		     "another CPU: 10 forced moves (sched_setaffinity) add at least 10",
 	.ref = "perf_event_open(2), PERF_COUNT_SW_CPU_MIGRATIONS; "
 	       "include/linux/perf_event.h perf_event_task_sched_in()",
+	.alone = true,
 	.covers = "sw.CPU_MIGRATIONS attr.config",
 	.min_cpus = 2,
 	.probe = kernel_counting,

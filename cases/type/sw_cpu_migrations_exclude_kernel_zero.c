@@ -8,6 +8,7 @@ PERFABI_CASE(
 	       "perf_event_task_sched_in() -> __perf_sw_event_sched() records with "
 	       "perf_fetch_caller_regs() (kernel mode); kernel/events/core.c "
 	       "perf_exclude_event()",
+	.alone = true,
 	.covers = "sw.CPU_MIGRATIONS attr.exclude_kernel",
 	.min_cpus = 2,
 	.probe = pa_probe_self_perf,

@@ -53,6 +53,7 @@ PERFABI_CASE(
 	       "times the process has migrated to a new CPU\"; kernel/sched/core.c "
 	       "set_task_cpu() (nr_migrations++, perf_event_task_migrate()); "
 	       "include/linux/perf_event.h perf_event_task_sched_in()",
+	.alone = true,
 	.covers = "sw.CPU_MIGRATIONS attr.config",
 	.min_cpus = 2,
 	.probe = kernel_counting,

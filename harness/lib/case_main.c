@@ -62,6 +62,7 @@ int pa_sysctl_write(const char *name, const char *value)
 		snprintf(pa_state->saved[i].value, sizeof(pa_state->saved[i].value), "%s", old);
 		pa_state->nsaved++;
 	}
+	pa_note_global("wrote a sysctl");
 	return pa_sysctl_write_at("/proc/sys", name, value);
 }
 
@@ -123,6 +124,7 @@ static void print_info(void)
 	printf("timeout: %d\n", c->timeout > 0 ? c->timeout : 10);
 	printf("privileged: %d\n", c->privileged ? 1 : 0);
 	printf("destructive: %d\n", c->destructive ? 1 : 0);
+	printf("alone: %d\n", c->alone ? 1 : 0);
 	printf("features: %s\n", c->features ? c->features : "");
 	if (c->fix.commit)
 		printf("fix: %s (%s) %s%s%s%s%s\n", c->fix.commit,
@@ -241,6 +243,15 @@ static enum pa_outcome run(void)
 	} else if (sh->failures) {
 		snprintf(detail, sizeof(detail), "%d check(s) failed: %s",
 			 sh->failures, sh->first_failure);
+		raw = PA_FAIL;
+	} else if (sh->global_actions && !c->alone && getenv("PERFABI_PARALLEL") &&
+		   !strcmp(getenv("PERFABI_PARALLEL"), "1")) {
+		/* a defect of the case: its result cannot be trusted beside
+		 * others, nor theirs beside it */
+		snprintf(detail, sizeof(detail),
+			 "harness: the case %s while other cases ran beside it (perfabi-run -j): declare .alone = true",
+			 sh->global_what);
+		pa_diag("%s", detail);
 		raw = PA_FAIL;
 	} else if (WEXITSTATUS(status) != PA_PASS) {
 		snprintf(detail, sizeof(detail), "body exited with status %d",

@@ -7,6 +7,12 @@
 static struct pa_shared private_state;
 struct pa_shared *pa_state = &private_state;
 
+void pa_note_global(const char *what)
+{
+	if (!pa_state->global_actions++)
+		snprintf(pa_state->global_what, sizeof(pa_state->global_what), "%s", what);
+}
+
 static void vline(const char *prefix, const char *fmt, va_list ap)
 {
 	char buf[1024];

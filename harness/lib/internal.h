@@ -77,7 +77,14 @@ struct pa_shared {
 	char first_failure[256];	/* for the one-line summary */
 	int nsaved;
 	struct { char name[128]; char value[256]; } saved[PA_MAX_SAVED_SYSCTLS];
+	/* things other cases running beside this one would see or disturb
+	 * (a CPU-wide event, a sysctl, pinning): with -j only a case
+	 * declared .alone may do them */
+	volatile int global_actions;
+	char global_what[64];
 };
+/* Record one such thing (the first one's name is kept). */
+void pa_note_global(const char *what);
 /* Mapped MAP_SHARED before the fork; points at a private copy otherwise
  * (so helpers and unit tests can call the check functions). */
 extern struct pa_shared *pa_state;

@@ -36,6 +36,7 @@ int pa_pin_cpu(int cpu)
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
+	pa_note_global("pinned itself to a CPU");
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 

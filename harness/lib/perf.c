@@ -9,7 +9,11 @@
 int pa_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 		 int group_fd, unsigned long flags)
 {
-	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+	int fd = (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+
+	if (fd >= 0 && pid == -1 && !(flags & PERF_FLAG_PID_CGROUP))
+		pa_note_global("opened a CPU-wide event");
+	return fd;
 }
 
 struct perf_event_attr pa_sw_attr(uint64_t config)

@@ -106,6 +106,8 @@ int pa_case_load_info(struct pa_case_info *ci)
 	ci->privileged = atoi(num) == 1;
 	copy_field(num, sizeof(num), e.output, "destructive");
 	ci->destructive = atoi(num) == 1;
+	copy_field(num, sizeof(num), e.output, "alone");
+	ci->alone = atoi(num) == 1;
 	copy_field(ci->fix, sizeof(ci->fix), e.output, "fix");
 	free(e.output);
 	return 0;

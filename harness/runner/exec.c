@@ -36,19 +36,25 @@ static void append(struct pa_exec *e, size_t *cap, const char *buf, size_t n)
 
 volatile sig_atomic_t *pa_exec_stop;
 
-int pa_exec(struct pa_exec *e)
+long pa_exec_now_ms(void)
 {
-	bool stopping = false;
+	return now_ms();
+}
 
+int pa_exec_start(struct pa_exec *e)
+{
 	int p[2];
 	pid_t pid;
-	long start = now_ms(), deadline = start + e->timeout_ms;
-	size_t cap = 0;
 
 	e->output = NULL;
 	e->len = 0;
+	e->cap = 0;
 	e->timed_out = false;
-	append(e, &cap, "", 0);
+	e->stopping = false;
+	e->fd = -1;
+	e->start = now_ms();
+	e->deadline = e->start + e->timeout_ms;
+	append(e, &e->cap, "", 0);
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
 	fflush(NULL);
@@ -72,35 +78,58 @@ int pa_exec(struct pa_exec *e)
 	}
 	setpgid(pid, pid);
 	close(p[1]);
-	for (;;) {
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		long left = deadline - now_ms();
-		char buf[4096];
-		ssize_t n;
+	e->pid = pid;
+	e->fd = p[0];
+	fcntl(e->fd, F_SETFL, O_NONBLOCK);
+	return 0;
+}
 
-		if (left <= 0) {
-			e->timed_out = !stopping;
-			kill(-pid, SIGKILL);
-			break;
-		}
-		if (pa_exec_stop && *pa_exec_stop && !stopping) {
-			/* the case's supervisor restores what its body changed */
-			stopping = true;
-			kill(pid, SIGTERM);
-			deadline = now_ms() + 5000;
-			continue;
-		}
-		if (poll(&pfd, 1, (int)left) <= 0)
-			continue;
-		n = read(p[0], buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		append(e, &cap, buf, (size_t)n);
+bool pa_exec_pump(struct pa_exec *e)
+{
+	char buf[4096];
+	ssize_t n;
+
+	if (now_ms() >= e->deadline) {
+		e->timed_out = !e->stopping;
+		kill(-e->pid, SIGKILL);
+		return true;
 	}
-	close(p[0]);
-	while (waitpid(pid, &e->status, 0) < 0 && errno == EINTR)
+	if (pa_exec_stop && *pa_exec_stop && !e->stopping) {
+		/* the case's supervisor restores what its body changed */
+		e->stopping = true;
+		kill(e->pid, SIGTERM);
+		e->deadline = now_ms() + 5000;
+	}
+	while ((n = read(e->fd, buf, sizeof(buf))) > 0)
+		append(e, &e->cap, buf, (size_t)n);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		return true;
+	return false;
+}
+
+void pa_exec_finish(struct pa_exec *e)
+{
+	close(e->fd);
+	e->fd = -1;
+	while (waitpid(e->pid, &e->status, 0) < 0 && errno == EINTR)
 		;
-	kill(-pid, SIGKILL);	/* nothing of the case's group outlives it */
-	e->duration_ms = now_ms() - start;
+	kill(-e->pid, SIGKILL);	/* nothing of the case's group outlives it */
+	e->duration_ms = now_ms() - e->start;
+}
+
+int pa_exec(struct pa_exec *e)
+{
+	if (pa_exec_start(e))
+		return -1;
+	for (;;) {
+		struct pollfd pfd = { .fd = e->fd, .events = POLLIN };
+		long left = e->deadline - now_ms();
+
+		if (left > 0 && !(pa_exec_stop && *pa_exec_stop && !e->stopping))
+			poll(&pfd, 1, (int)left);
+		if (pa_exec_pump(e))
+			break;
+	}
+	pa_exec_finish(e);
 	return 0;
 }

@@ -20,8 +20,21 @@ struct pa_exec {
 	int status;			/* waitpid status */
 	bool timed_out;
 	long duration_ms;
+	/* while it runs (pa_exec_start .. pa_exec_finish) */
+	pid_t pid;
+	int fd;				/* the read end of its output */
+	long start, deadline;
+	size_t cap;
+	bool stopping;
 };
 int pa_exec(struct pa_exec *e);
+/* The same in steps, for several at once: start it; pump() reads what is
+ * there (after poll() said so, or its deadline passed) and returns true
+ * once the output is closed or the deadline killed it; finish() reaps. */
+int pa_exec_start(struct pa_exec *e);
+bool pa_exec_pump(struct pa_exec *e);
+void pa_exec_finish(struct pa_exec *e);
+long pa_exec_now_ms(void);
 /* When *pa_exec_stop becomes non-zero, the running case gets SIGTERM. */
 #include <signal.h>
 extern volatile sig_atomic_t *pa_exec_stop;

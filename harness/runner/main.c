@@ -10,6 +10,7 @@
 #include "abimap.h"
 
 #include <limits.h>
+#include <poll.h>
 #include <dirent.h>
 #include <libgen.h>
 #include <signal.h>
@@ -211,7 +212,7 @@ static void taint_letters(unsigned long bits, char *buf, size_t len)
  * the case itself concluded.
  */
 static void taint_after_case(struct pa_result *r, unsigned long before,
-			     unsigned long after, FILE *tap)
+			     unsigned long after, FILE *out, FILE *tap)
 {
 	char was[32], now[32];
 
@@ -220,8 +221,8 @@ static void taint_after_case(struct pa_result *r, unsigned long before,
 		return;
 	taint_letters(before, was, sizeof(was));
 	taint_letters(after, now, sizeof(now));
-	printf("# the kernel became tainted while %s ran: %#lx (%s) -> %#lx (%s); see dmesg\n",
-	       r->name, before, was, after, now);
+	fprintf(out, "# the kernel became tainted while %s ran: %#lx (%s) -> %#lx (%s); see dmesg\n",
+		r->name, before, was, after, now);
 	if (tap)
 		fprintf(tap, "# kernel taint %#lx -> %#lx while %s ran\n", before, after, r->name);
 	if (r->outcome != PA_FAIL) {
@@ -235,13 +236,13 @@ static int kmsg_fd = -1;
 
 /* A kernel-log line of trouble (WARN, BUG, oops...) while a case ran fails
  * it, as a new taint bit does. */
-static void kmsg_after_case(struct pa_result *r, FILE *tap)
+static void kmsg_after_case(struct pa_result *r, FILE *out, FILE *tap)
 {
 	char line[256];
 
 	if (!pa_kmsg_trouble(kmsg_fd, line, sizeof(line)))
 		return;
-	printf("# the kernel logged while %s ran: %s\n", r->name, line);
+	fprintf(out, "# the kernel logged while %s ran: %s\n", r->name, line);
 	if (tap)
 		fprintf(tap, "# kernel log while %s ran: %s\n", r->name, line);
 	if (r->outcome != PA_FAIL) {
@@ -443,32 +444,66 @@ static bool abi_coverage(const char *path, const struct pa_case_info *cases, int
 	return true;
 }
 
-/* Run one job's case binary under its deadline and fill its result. */
-static void run_job(const struct pa_job *job, struct pa_result *r, double scale,
-		    FILE *out, FILE *tap, bool verbose, unsigned long *taint_before)
-{
-	struct pa_exec e = {
-		.path = job->ci->path,
-		/* the case enforces its own timeout; this one catches a hung supervisor */
-		.timeout_ms = (long)(job->ci->timeout * scale * 1000) + 15000,
-		.setup = pa_job_setup,
-		.setup_arg = (void *)job,
-	};
-	char s[32];
-	unsigned long taint;
+/* One job running (or finished and waiting for its turn to print): its
+ * process, and what it will print before its result line. */
+struct slot {
+	int j;				/* the job, -1: free */
+	struct pa_exec e;
+};
 
-	snprintf(s, sizeof(s), "%g", scale);
-	setenv("PERFABI_TIMEOUT_SCALE", s, 1);
-	if (pa_exec(&e)) {
-		snprintf(r->detail, sizeof(r->detail), "runner: cannot run %s", job->ci->path);
-		return;
-	}
+/* What a finished job prints before its result line (stdout, run.tap). */
+struct diag {
+	char *out, *tap;
+	size_t outlen, taplen;
+};
+
+/* Start one job's case binary under its deadline. */
+static int start_job(struct slot *s, const struct pa_job *job, int j, double scale,
+		     bool parallel)
+{
+	char lv[16], sc[32];
+
+	/* the level this cell runs at, for cases that check the sysctl
+	 * reflects what was written */
+	snprintf(lv, sizeof(lv), "%d", job->level);
+	setenv("PERFABI_PARANOID_SET", lv, 1);
+	snprintf(sc, sizeof(sc), "%g", scale);
+	setenv("PERFABI_TIMEOUT_SCALE", sc, 1);
+	setenv("PERFABI_PARALLEL", parallel ? "1" : "0", 1);
+	memset(&s->e, 0, sizeof(s->e));
+	s->e.path = job->ci->path;
+	/* the case enforces its own timeout; this one catches a hung supervisor */
+	s->e.timeout_ms = (long)(job->ci->timeout * scale * 1000) + 15000;
+	s->e.setup = pa_job_setup;
+	s->e.setup_arg = (void *)job;
+	s->j = j;
+	return pa_exec_start(&s->e);
+}
+
+/* A finished job: its result, the kernel's taint and log around it. */
+static void finish_job(struct slot *s, const struct pa_job *job, struct pa_result *r,
+		       struct diag *d, bool verbose, bool tap, unsigned long *taint_before,
+		       int others)
+{
+	unsigned long taint;
+	FILE *outf, *tapf;
+
+	pa_exec_finish(&s->e);
+	outf = open_memstream(&d->out, &d->outlen);
+	tapf = tap ? open_memstream(&d->tap, &d->taplen) : NULL;
 	taint = read_taint();
-	collect(job, &e, r, out, tap, verbose);
-	taint_after_case(r, *taint_before, taint, tap);
+	collect(job, &s->e, r, outf, tapf, verbose);
+	if (others && (taint & ~*taint_before & ~(1UL << 18)))
+		fprintf(outf, "# (%d other case(s) ran beside it)\n", others);
+	taint_after_case(r, *taint_before, taint, outf, tapf);
 	*taint_before = taint;
-	kmsg_after_case(r, tap);
-	free(e.output);
+	kmsg_after_case(r, outf, tapf);
+	fclose(outf);
+	if (tapf)
+		fclose(tapf);
+	free(s->e.output);
+	s->e.output = NULL;
+	s->j = -1;
 }
 
 static long now_ms(void)
@@ -506,6 +541,8 @@ int main(int argc, char **argv)
 		pa_usage(stdout, "perfabi-run");
 		return 0;
 	}
+	if (!o.jobs)
+		o.jobs = 1;	/* the default until every case that must be alone says so */
 	/* the cases read it (pa_context_read); no --destructive: not run */
 	if (o.destructive)
 		setenv("PERFABI_DESTRUCTIVE", "1", 1);
@@ -633,50 +670,154 @@ int main(int argc, char **argv)
 	}
 	int done = 0;
 	const char *interrupted = NULL;
-	for (int j = 0; j < plan.njobs && !stop_sig; j++) {
-		struct pa_job *job = &plan.jobs[j];
-		struct pa_result *r = &res[j];
+	int nslots = o.jobs > 0 ? o.jobs : 1;
+	struct slot *slots = calloc((size_t)nslots, sizeof(*slots));
+	/* 0 not started, 1 running (slot), 2 result ready, 3 printed */
+	char *state = calloc((size_t)plan.njobs + 1, 1);
+	struct diag *diag = calloc((size_t)plan.njobs + 1, sizeof(*diag));
+	int next = 0, printed = 0, running = 0, run_level = 0;
+	bool run_alone = false;
 
-		snprintf(r->name, sizeof(r->name), "%s", job->name);
-		r->outcome = PA_FAIL;
-		if (job->ci->timeout < 0) {
-			snprintf(r->detail, sizeof(r->detail), "runner: '%s --info' failed", job->ci->path);
-		} else if (job->skip_reason[0]) {
-			r->outcome = PA_SKIP;
-			snprintf(r->detail, sizeof(r->detail), "%s", job->skip_reason);
-		} else if (pa_job_enter(&plan, job, err, sizeof(err))) {
-			snprintf(r->detail, sizeof(r->detail), "runner: %s", err);
-		} else {
-			char lv[16];
+	for (int k = 0; k < nslots; k++)
+		slots[k].j = -1;
+	/*
+	 * Jobs start in plan order, up to -j at once, as long as they share
+	 * the paranoid level (a global sysctl) of those running; a case
+	 * declared .alone starts only when nothing runs and keeps the machine
+	 * to itself. Results print in plan order whatever order they end in.
+	 */
+	while (printed < plan.njobs) {
+		while (!stop_sig && next < plan.njobs && running < nslots) {
+			struct pa_job *job = &plan.jobs[next];
+			struct pa_result *r = &res[next];
+			bool alone = job->ci->alone || nslots == 1;
+			int k;
 
-			/* the level this cell runs at, for cases that check
-			 * the sysctl reflects what was written */
-			snprintf(lv, sizeof(lv), "%d", job->level);
-			setenv("PERFABI_PARANOID_SET", lv, 1);
-			run_job(job, r, o.timeout_scale, stdout, tap, o.verbose, &taint_before);
+			snprintf(r->name, sizeof(r->name), "%s", job->name);
+			r->outcome = PA_FAIL;
+			if (job->ci->timeout < 0) {
+				snprintf(r->detail, sizeof(r->detail), "runner: '%s --info' failed", job->ci->path);
+				state[next++] = 2;
+				continue;
+			}
+			if (job->skip_reason[0]) {
+				r->outcome = PA_SKIP;
+				snprintf(r->detail, sizeof(r->detail), "%s", job->skip_reason);
+				state[next++] = 2;
+				continue;
+			}
+			if (running && (alone || run_alone || job->level != run_level))
+				break;	/* wait for those running to end */
+			if (pa_job_enter(&plan, job, err, sizeof(err))) {
+				snprintf(r->detail, sizeof(r->detail), "runner: %s", err);
+				state[next++] = 2;
+				continue;
+			}
+			for (k = 0; slots[k].j >= 0; k++)
+				;
+			if (start_job(&slots[k], job, next, o.timeout_scale, !alone)) {
+				snprintf(r->detail, sizeof(r->detail), "runner: cannot run %s", job->ci->path);
+				slots[k].j = -1;
+				state[next++] = 2;
+				continue;
+			}
+			state[next++] = 1;
+			running++;
+			run_level = job->level;
+			run_alone = alone;
 		}
-		if (stop_sig && !job->skip_reason[0] && job->ci->timeout >= 0) {
-			/* stopped while it ran: the case was told to end, so
-			 * what it did is no result (not a failure either) */
-			interrupted = job->name;
+		/* print what is ready, in plan order */
+		while (printed < plan.njobs && state[printed] == 2) {
+			struct pa_result *r = &res[printed];
+
+			struct diag *d = &diag[printed];
+
+			if (d->out)
+				fwrite(d->out, 1, d->outlen, stdout);
+			if (tap && d->tap)
+				fwrite(d->tap, 1, d->taplen, tap);
+			free(d->out);
+			free(d->tap);
+			d->out = d->tap = NULL;
+			pa_ktap_result(stdout, printed + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
+			if (tap)
+				pa_ktap_result(tap, printed + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
+			pa_count(&counts, r->outcome);
+			if (tsv)
+				fprintf(tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
+					r->duration_ms, r->detail);
+			state[printed++] = 3;
+			done++;
+		}
+		if (printed >= plan.njobs || (!running && (stop_sig || next >= plan.njobs)))
 			break;
+		if (!running)
+			continue;
+		/* wait for output or a deadline of those running */
+		{
+			struct pollfd pfd[64];
+			int who[64], n = 0;
+			long wait = 1000, now = pa_exec_now_ms();
+
+			for (int k = 0; k < nslots && n < 64; k++) {
+				if (slots[k].j < 0 || state[slots[k].j] != 1)
+					continue;
+				pfd[n] = (struct pollfd){ .fd = slots[k].e.fd, .events = POLLIN };
+				who[n++] = k;
+				if (slots[k].e.deadline - now < wait)
+					wait = slots[k].e.deadline - now;
+			}
+			if (stop_sig && wait > 50)
+				wait = 50;	/* pump() passes the signal on */
+			if (wait > 0)
+				poll(pfd, (nfds_t)n, (int)wait);
+			for (int m = 0; m < n; m++) {
+				struct slot *sl = &slots[who[m]];
+
+				if (!pa_exec_pump(&sl->e))
+					continue;
+				int j = sl->j;
+
+				if (stop_sig && sl->e.stopping) {
+					/* stopped while it ran: the case was told to
+					 * end, so what it did is no result */
+					pa_exec_finish(&sl->e);
+					free(sl->e.output);
+					sl->e.output = NULL;
+					if (!interrupted)
+						interrupted = plan.jobs[sl->j].name;
+					state[sl->j] = 4;
+					sl->j = -1;
+					running--;
+					continue;
+				}
+				finish_job(sl, &plan.jobs[j], &res[j], &diag[j], o.verbose, tap != NULL,
+					   &taint_before, running - 1);
+				state[j] = 2;
+				running--;
+			}
 		}
-		pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
-		if (tap)
-			pa_ktap_result(tap, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
-		pa_count(&counts, r->outcome);
-		if (tsv)
-			fprintf(tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
-				r->duration_ms, r->detail);
-		done++;
 	}
 	if (stop_sig) {
 		/* the plan stays whole for TAP consumers: the results not reached
 		 * are skips that say why; results.tsv holds only real results */
-		for (int j = done; j < plan.njobs; j++) {
+		for (int j = printed; j < plan.njobs; j++) {
 			char why[600];
 
-			if (interrupted && !strcmp(plan.jobs[j].name, interrupted))
+			if (state[j] == 2) {	/* ended beside an earlier one */
+				struct pa_result *r = &res[j];
+
+				pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
+				if (tap)
+					pa_ktap_result(tap, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
+				pa_count(&counts, r->outcome);
+				if (tsv)
+					fprintf(tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
+						r->duration_ms, r->detail);
+				state[j] = 3;
+				continue;
+			}
+			if (state[j] == 4)
 				snprintf(why, sizeof(why), "interrupted by signal %d while it ran: not a result",
 					 (int)stop_sig);
 			else
@@ -687,6 +828,18 @@ int main(int argc, char **argv)
 				pa_ktap_result(tap, j + 1, plan.jobs[j].name, PA_SKIP, why);
 		}
 	}
+	/* the summary reads the results printed, in order */
+	done = 0;
+	for (int j = 0; j < plan.njobs; j++)
+		if (state[j] == 3)
+			res[done++] = res[j];
+	for (int j = 0; j < plan.njobs; j++) {
+		free(diag[j].out);
+		free(diag[j].tap);
+	}
+	free(diag);
+	free(slots);
+	free(state);
 	pa_matrix_end(&plan);
 	if (plan.notes[0])
 		printf("%s\n", plan.notes);

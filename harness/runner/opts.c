@@ -35,6 +35,10 @@ void pa_usage(FILE *f, const char *prog)
 "      --destructive    also run the destructive cases (those that may crash\n"
 "                       or hang a kernel without their fix), after all the\n"
 "                       others; the VM runner passes it\n"
+"  -j, --jobs N         run up to N results at once (default: the online\n"
+"                       CPUs, at most 64); results that share the paranoid\n"
+"                       level run together, a case declared .alone runs by\n"
+"                       itself; output order does not depend on N\n"
 "      --repeat N       run each planned result N times in a row (1..100),\n"
 "                       to see whether a verdict reproduces\n"
 "  -h, --help           this text\n"
@@ -135,6 +139,20 @@ int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t er
 				snprintf(err, errlen, "bad --timeout-scale '%s': a number in (0, 1000] is needed", v);
 				return -1;
 			}
+		} else if (is_opt(a, "-j", "--jobs") || (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9')) {
+			char *end;
+			long n;
+
+			if (a[1] == 'j' && a[2])
+				v = a + 2;	/* -j4 */
+			else if (need_arg(argc, argv, &i, &v, err, errlen))
+				return -1;
+			n = strtol(v, &end, 10);
+			if (end == v || *end || n < 1 || n > 64) {
+				snprintf(err, errlen, "bad -j '%s': a whole number from 1 to 64 is needed", v);
+				return -1;
+			}
+			o->jobs = (int)n;
 		} else if (is_opt(a, NULL, "--repeat")) {
 			char *end;
 			long n;

@@ -15,6 +15,7 @@ struct pa_opts {
 	const char *results_dir;	/* parent of run directories */
 	const char *run_id;
 	double timeout_scale;
+	int jobs;			/* -j: results run at once (0: the online CPUs) */
 	int repeat;			/* each planned result this many times */
 	int npatterns, nareas;
 	const char *patterns[PA_MAX_PATTERNS];
@@ -39,6 +40,7 @@ struct pa_case_info {
 	int timeout;
 	bool privileged;
 	bool destructive;
+	bool alone;			/* must not run beside other cases */
 	char fix[512];			/* the --info "fix:" line, or "" */
 };
 

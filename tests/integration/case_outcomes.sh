@@ -48,4 +48,9 @@ check "the body is gone" bash -c "! pgrep -P $pid >/dev/null"
 out=$("$SELF/selftest/race"); rc=$?
 check "pa_race_run keeps its round and time budgets and stops when told" test $rc -eq 0
 check "and says how much it ran" grep -q "^# race: 500 round(s) in [0-9]* ms (budget 500 rounds, 5000 ms)$" <<<"$out"
+out=$(PERFABI_PARALLEL=0 "$SELF/selftest/global_undeclared"); rc=$?
+check "a case that pins itself passes when it runs alone" test $rc -eq 0
+out=$(PERFABI_PARALLEL=1 "$SELF/selftest/global_undeclared"); rc=$?
+check "beside other cases (-j) and not .alone, it fails" test $rc -eq 1
+check "saying what it did and what to declare" grep -q "^not ok 1 selftest/global_undeclared - harness: the case pinned itself to a CPU while other cases ran beside it (perfabi-run -j): declare .alone = true$" <<<"$out"
 finish

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# perfabi: how long the suite takes, and whether it says the same each time.
+#
+#   harness/bench.sh [--runs N] [--results DIR] [--run-id ID] [-- runner options]
+#
+# See usage() below. ./run.sh --bench calls it.
+set -uo pipefail
+CALLER_CWD=$PWD
+cd "$(dirname "$0")/.." || exit 2
+RUNNER=${PERFABI_BENCH_RUNNER:-build/perfabi-run}
+
+usage() {
+	cat <<'USAGE'
+usage: ./run.sh --bench [--runs N] [--results DIR] [--run-id ID] [-- runner options]
+
+Runs the suite N times in a row (default 3; 1..100) with the runner options
+given after -- (default: the default matrix) and reports:
+  - per run: wall time, the CPU time of the runner and everything it ran
+    (user + system), the number of results;
+  - per matrix cell (identity, paranoid level): the summed case time;
+  - the 10 slowest cases (median over the runs of their summed time);
+  - the runner's own time per result: wall time minus the time spent
+    inside the case binaries (fork to exit, as the runner measures it),
+    divided by the results;
+  - the median time of one result;
+  - flakes: every result whose outcome differs between the runs.
+Everything goes to results/<run-id>/bench.txt (and the N run directories
+beside it); the exit status is 1 when a result differed between runs.
+`./run.sh --bench 10` is the flake check: 10 runs, every difference listed.
+
+Nothing here is timed against a limit: the numbers are for reading and for
+comparing (the issue's targets are in README.md, "Speed").
+
+Options:
+  --runs N        how many runs (also: ./run.sh --bench N)
+  --results DIR   parent of the bench directory (default results)
+  --run-id ID     its name (default bench-<time>)
+
+Exit status: 0 all runs agreed, 1 a result differed (or a run failed to
+start), 2 bad usage.
+USAGE
+}
+
+die() { echo "bench.sh: $*" >&2; exit 2; }
+
+RUNS=3 RESULTS=results RUN_ID=bench-$(date -u +%Y%m%d-%H%M%S)
+RARGS=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h|--help) usage; exit 0 ;;
+	--runs|--results|--run-id)
+		[ $# -ge 2 ] || die "option '$1' needs an argument"
+		case "$1" in
+		--runs) RUNS=$2 ;;
+		--results) RESULTS=$2 ;;
+		--run-id) RUN_ID=$2 ;;
+		esac
+		shift 2 ;;
+	--runs=*|--results=*|--run-id=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+	--) shift; RARGS=("$@"); break ;;
+	[0-9]*) RUNS=$1; shift ;;
+	*) die "unknown argument '$1' (try --help)" ;;
+	esac
+done
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] && [ "$RUNS" -le 100 ] || die "bad number of runs '$RUNS': 1 to 100"
+[[ $RUN_ID =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || die "bad --run-id '$RUN_ID': a plain directory name is needed"
+for a in "${RARGS[@]+"${RARGS[@]}"}"; do
+	case "$a" in
+	--results|--results=*|--run-id|--run-id=*|--no-results|-l|--list|--fixes|--abi-check*|-h|--help)
+		die "runner option '$a' cannot be used here (the bench names its runs and reads their results)" ;;
+	esac
+done
+case "$RESULTS" in /*) ;; *) RESULTS=$CALLER_CWD/$RESULTS ;; esac
+[ -x "$RUNNER" ] || die "$RUNNER is missing: run make first (./run.sh --bench builds it)"
+OUT=$RESULTS/$RUN_ID
+[ ! -e "$OUT" ] || die "$OUT exists: choose another --run-id"
+mkdir -p "$OUT" || die "cannot create $OUT"
+
+# user+system seconds of all waited-for children so far: `times` must run
+# in this shell (in $(...) it would report the subshell's children)
+cpu_children() { # -> CPU
+	local line
+	times >"$OUT/.times"
+	line=$(sed -n 2p "$OUT/.times")	# "XmY.YYYs XmY.YYYs"
+	CPU=$(awk -v l="$line" 'BEGIN {
+		n = split(l, f, " "); s = 0
+		for (i = 1; i <= n; i++) { split(f[i], m, "m"); sub("s", "", m[2]); s += m[1] * 60 + m[2] }
+		printf "%.3f", s }')
+}
+
+REPORT=$OUT/bench.txt
+: >"$OUT/runs.tsv"
+status=0
+for i in $(seq 1 "$RUNS"); do
+	cpu_children; c0=$CPU
+	t0=$(date +%s.%N)
+	"$RUNNER" --results "$OUT" --run-id "run-$i" "${RARGS[@]+"${RARGS[@]}"}" >"$OUT/run-$i.log" 2>&1
+	rc=$?
+	t1=$(date +%s.%N)
+	cpu_children; c1=$CPU
+	if [ ! -f "$OUT/run-$i/results.tsv" ]; then
+		echo "bench.sh: run $i did not start (exit $rc): $(tail -n1 "$OUT/run-$i.log")" >&2
+		exit 1
+	fi
+	n=$(wc -l <"$OUT/run-$i/results.tsv")
+	inside=$(awk -F'\t' '{ s += $3 } END { printf "%.3f", s / 1000 }' "$OUT/run-$i/results.tsv")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$i" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
+		"$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", b - a }')" "$n" "$inside" "$rc" >>"$OUT/runs.tsv"
+	echo "bench.sh: run $i of $RUNS: $(cut -f2 <(tail -n1 "$OUT/runs.tsv")) s wall, $n results" >&2
+done
+
+{
+	echo "# perfabi bench: $RUNS run(s) of: perfabi-run ${RARGS[*]-(default matrix)}"
+	echo "# on $(uname -r), $(nproc) CPUs, paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo
+	echo "run  wall_s  cpu_s  results  in_cases_s  overhead_ms_per_result  exit"
+	awk -F'\t' '{ printf "%-4s %7.2f %6.2f %8d %11.2f %23.2f %5d\n", $1, $2, $3, $4, $5, ($2 - $5) * 1000 / ($4 ? $4 : 1), $6 }' "$OUT/runs.tsv"
+	awk -F'\t' '{ w[NR] = $2; c[NR] = $3; o[NR] = ($2 - $5) * 1000 / ($4 ? $4 : 1) }
+		function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		END { printf "median %6.2f %6.2f %8s %11s %23.2f\n", med(w, NR), med(c, NR), "", "", med(o, NR) }' "$OUT/runs.tsv"
+	echo
+	echo "case time per matrix cell (seconds; median over the runs):"
+	for i in $(seq 1 "$RUNS"); do
+		awk -F'\t' -v r="$i" '{ cell = $1; sub(/^[^@]*@/, "", cell); s[cell] += $3 } END { for (c in s) printf "%s\t%s\t%.3f\n", c, r, s[c] / 1000 }' "$OUT/run-$i/results.tsv"
+	done | sort -k1,1 -k3,3n | awk -F'\t' '
+		{ v[$1] = v[$1] " " $3; n[$1]++ }
+		END { for (c in v) { split(substr(v[c], 2), a, " "); printf "  %-28s %8.2f\n", c, a[int((n[c] + 1) / 2)] } }' | sort
+	echo
+	echo "the 10 slowest cases (all their results summed, milliseconds; median over the runs):"
+	for i in $(seq 1 "$RUNS"); do
+		awk -F'\t' '{ c = $1; sub(/@.*/, "", c); s[c] += $3 } END { for (k in s) printf "%s\t%d\n", k, s[k] }' "$OUT/run-$i/results.tsv"
+	done | sort -k1,1 -k2,2n | awk -F'\t' '
+		{ v[$1] = v[$1] " " $2; n[$1]++ }
+		END { for (c in v) { split(substr(v[c], 2), a, " "); printf "%d\t%s\n", a[int((n[c] + 1) / 2)], c } }' |
+		sort -k1,1nr | head -n 10 | awk -F'\t' '{ printf "  %8d  %s\n", $1, $2 }'
+	echo
+	printf 'one result (fork to exit of the case binary), milliseconds, all runs: '
+	cat "$OUT"/run-*/results.tsv | cut -f3 | sort -n | awk '{ a[NR] = $1 } END { printf "median %d, 90th percentile %d, max %d\n", a[int((NR + 1) / 2)], a[int(NR * 0.9)], a[NR] }'
+	echo
+	if [ "$RUNS" -gt 1 ]; then
+		for i in $(seq 1 "$RUNS"); do cut -f1,2 "$OUT/run-$i/results.tsv" | sed "s/^/$i\t/"; done |
+			awk -F'\t' -v runs="$RUNS" '
+			{ o[$2] = o[$2] " " $1 ":" $3; seen[$2]++ }
+			END {
+				for (r in seen) {
+					split(substr(o[r], 2), a, " "); diff = 0
+					split(a[1], f, ":")
+					for (i = 2; i <= length(a); i++) { split(a[i], g, ":"); if (g[2] != f[2]) diff = 1 }
+					if (seen[r] != runs) diff = 1
+					if (diff) { printf "  FLAKE %s:%s\n", r, o[r]; n++ }
+				}
+				if (!n) printf "flakes: none: every result had the same outcome in all %d runs\n", runs
+				else printf "flakes: %d result(s) differed between runs (run:outcome above)\n", n
+			}' | sort
+	else
+		echo "flakes: not checked (one run)"
+	fi
+} >"$REPORT"
+rm -f "$OUT/.times"
+cat "$REPORT"
+echo "bench.sh: $REPORT" >&2
+grep -q "^  FLAKE" "$REPORT" && status=1
+exit $status
