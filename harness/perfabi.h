@@ -693,6 +693,15 @@ uint64_t pa_count_over(int fd, void (*work)(int), int arg);
  * and its wall time on a CPU (harness/lib/open.c gives the allowances);
  * `what` names it in the diagnostics. */
 void pa_clock_event_vs_cputime(uint64_t config, const char *what);
+/* VmPin of /proc/self/status (the mm's pinned_vm) in kB, as printed: a
+ * negative pinned_vm shows as a huge number, so compare modulo 2^64;
+ * ~0ull when there is no such line. */
+unsigned long long pa_vm_pin_kb(void);
+/* The state letter (R, S, D, T, Z...) of a task from /proc: of thread tid
+ * of process pid (tid 0: the process itself); with comm non-NULL only while
+ * the task's comm is comm (so a task that has not exec'd yet reads 0);
+ * 0 when unreadable. */
+char pa_task_state(pid_t pid, pid_t tid, const char *comm);
 /* Pin the calling thread to one CPU (sched_setaffinity's return). */
 int pa_pin_cpu(int cpu);
 /* The CPUs this thread may run on, ascending, at most max: how many. */

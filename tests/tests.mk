@@ -30,7 +30,7 @@ coverage:
 # Harness self-test cases (not part of the suite): tests/cases/<area>/*.c
 SELF_SRC := $(sort $(wildcard tests/cases/*/*.c))
 SELF     := $(patsubst tests/cases/%.c,$(BUILD)/testcases/%,$(SELF_SRC))
-$(BUILD)/testcases/%: tests/cases/%.c $(LIB) $(HDRS)
+$(BUILD)/testcases/%: tests/cases/%.c $(wildcard tests/cases/*/*.h) $(LIB) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DPA_CASE_NAME='"$*"' $< $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
 units: $(SELF)

@@ -37,23 +37,6 @@ struct shared {
 	unsigned long long before, after;	/* the child's VmPin, kB */
 };
 
-/* VmPin in kB as printed: a negative pinned_vm shows as a huge number,
- * so sums are taken modulo 2^64. ~0ull when absent. */
-static unsigned long long vm_pin_kb(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	unsigned long long kb = ~0ull;
-	char line[256];
-
-	if (!f)
-		return kb;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %llu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
 static bool wait_for(int *p, int v)
 {
 	uint64_t t0 = pa_clock_ns(CLOCK_MONOTONIC);
@@ -79,7 +62,7 @@ static void child(struct shared *sh, int b, size_t len)
 {
 	void *m;
 
-	sh->before = vm_pin_kb();
+	sh->before = pa_vm_pin_kb();
 	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, b, 0);
 	if (m == MAP_FAILED) {
 		sh->map_err = errno;
@@ -91,7 +74,7 @@ static void child(struct shared *sh, int b, size_t len)
 		_exit(1);
 	spin(sh->delay);
 	munmap(m, len);
-	sh->after = vm_pin_kb();
+	sh->after = pa_vm_pin_kb();
 	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
 	_exit(0);
 }
@@ -128,7 +111,7 @@ PERFABI_CASE(
 	long bias = 0;		/* spins the parent waits (< 0: the child) */
 	struct shared *sh;
 
-	base = vm_pin_kb();
+	base = pa_vm_pin_kb();
 	if (base == ~0ull)
 		pa_skip("/proc/self/status has no VmPin line");
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -159,9 +142,9 @@ PERFABI_CASE(
 			pa_fail("round %u: SET_OUTPUT: %s", rounds, pa_errno_name(errno));
 			break;
 		}
-		if (vm_pin_kb() != base + left + ring_kb) {
+		if (pa_vm_pin_kb() != base + left + ring_kb) {
 			pa_fail("round %u: VmPin %llu kB with a's ring mapped, not %llu",
-				rounds, vm_pin_kb(), base + left + ring_kb);
+				rounds, pa_vm_pin_kb(), base + left + ring_kb);
 			break;
 		}
 		memset(sh, 0, sizeof(*sh));
@@ -203,14 +186,14 @@ PERFABI_CASE(
 		} else {
 			bias -= step;
 		}
-		sum = vm_pin_kb() + (sh->after - sh->before);
+		sum = pa_vm_pin_kb() + (sh->after - sh->before);
 		if (sum != base + left) {
 			pa_fail("round %u: VmPin changes add up to %lld kB, not 0 (parent %llu kB from %llu, child %llu kB from %llu): the ring was unaccounted twice",
-				rounds, (long long)(sum - base - left), vm_pin_kb(),
+				rounds, (long long)(sum - base - left), pa_vm_pin_kb(),
 				base + left, sh->after, sh->before);
 			break;
 		}
-		left = vm_pin_kb() - base;
+		left = pa_vm_pin_kb() - base;
 		close(b);
 		close(a);
 	}

@@ -70,29 +70,6 @@ static void expect_group(int fd, const char *when, unsigned nr, const uint64_t *
 	}
 }
 
-/* The state letter of /proc/<pid>/stat once its comm is `comm`, else 0. */
-static char state_as(pid_t pid, const char *comm)
-{
-	char path[64], buf[512], *p;
-	size_t len = strlen(comm);
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strchr(buf, '(');
-	if (!p || strncmp(p + 1, comm, len) || strncmp(p + 1 + len, ") ", 2))
-		return 0;
-	return p[len + 3];
-}
-
 static uint64_t event_id(int fd)
 {
 	uint64_t id = 0;
@@ -160,7 +137,7 @@ PERFABI_CASE(
 	ASSERT_EQ(write(go[1], "g", 1), 1);
 	/* at most 10 s until the exec'd cat sleeps in read() */
 	for (int i = 0; i < 10000 && st != 'S'; i++) {
-		st = state_as(pid, "cat");
+		st = pa_task_state(pid, 0, "cat");
 		if (st != 'S')
 			pa_sleep_ms(1);
 	}
@@ -192,7 +169,7 @@ PERFABI_CASE(
 	ids2[0] = event_id(l2);
 	ids2[1] = event_id(m2);
 	expect_group(l2, "new group on the exec'd task", 2, ids2);
-	EXPECT_EQ(state_as(pid, "cat"), 'S');	/* it slept throughout */
+	EXPECT_EQ(pa_task_state(pid, 0, "cat"), 'S');	/* it slept throughout */
 
 	close(in[1]);	/* EOF: cat runs (its context scheduled) and exits */
 	EXPECT_EQ(waitpid(pid, &status, 0), pid);

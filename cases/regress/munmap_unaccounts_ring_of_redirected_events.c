@@ -13,22 +13,8 @@
  *
  * With perf_event_mlock_kb 0 no page fits the per-user budget, so every
  * page of a ring is charged to this mm's pinned_vm, which
- * /proc/self/status shows as VmPin: an exact count.
+ * /proc/self/status shows as VmPin (pa_vm_pin_kb()): an exact count.
  */
-static long vm_pin_kb(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kb = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
 
 PERFABI_CASE(
 	.assertion = "the last munmap() of a ring undoes its locked-page accounting at once, while events redirected into it (SET_OUTPUT) are still open, and detaches them: with perf_event_mlock_kb 0, VmPin grows by exactly the ring's 1+n pages while it is mapped and is back to its start value after the munmap; each redirected event then maps its own ring of another size",
@@ -51,7 +37,7 @@ PERFABI_CASE(
 	long base;
 	int a, b, c;
 
-	base = vm_pin_kb();
+	base = (long)pa_vm_pin_kb();
 	if (base < 0)
 		pa_skip("/proc/self/status has no VmPin line");
 	ASSERT_OK(pa_sysctl_write("kernel/perf_event_mlock_kb", "0"));
@@ -60,23 +46,23 @@ PERFABI_CASE(
 	c = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 
 	pa_ring_map(&ra, a, 4);
-	EXPECT_EQ(vm_pin_kb(), base + 5 * kbpp);
+	EXPECT_EQ((long)pa_vm_pin_kb(), base + 5 * kbpp);
 	ASSERT_OK(ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
 	ASSERT_OK(ioctl(c, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(vm_pin_kb(), base + 5 * kbpp);	/* redirection maps nothing */
+	EXPECT_EQ((long)pa_vm_pin_kb(), base + 5 * kbpp);	/* redirection maps nothing */
 
 	pa_ring_unmap(&ra);	/* the last mapping; b and c still open */
-	EXPECT_EQ(vm_pin_kb(), base);
+	EXPECT_EQ((long)pa_vm_pin_kb(), base);
 
 	/* detached: each maps a ring of its own, of another size */
 	EXPECT_EQ(pa_ring_try_map(&rb, b, 2), 0);
 	EXPECT_EQ(pa_ring_try_map(&rc, c, 1), 0);
-	EXPECT_EQ(vm_pin_kb(), base + 3 * kbpp + 2 * kbpp);
+	EXPECT_EQ((long)pa_vm_pin_kb(), base + 3 * kbpp + 2 * kbpp);
 	pa_ring_unmap(&rb);
 	pa_ring_unmap(&rc);
-	EXPECT_EQ(vm_pin_kb(), base);
+	EXPECT_EQ((long)pa_vm_pin_kb(), base);
 	close(c);
 	close(b);
 	close(a);
-	EXPECT_EQ(vm_pin_kb(), base);
+	EXPECT_EQ((long)pa_vm_pin_kb(), base);
 }

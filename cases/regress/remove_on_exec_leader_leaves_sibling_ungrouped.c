@@ -23,27 +23,6 @@
 #define PRE_PAGES	16
 #define OUR_PAGES	256
 
-/* The third field of /proc/<pid>/stat when its comm is `comm`, else 0. */
-static char task_state(pid_t pid, const char *comm)
-{
-	char path[64], buf[512], want[32], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	snprintf(want, sizeof(want), "(%s) ", comm);
-	p = strstr(buf, want);
-	return p ? p[strlen(want)] : 0;
-}
-
 PERFABI_CASE(
 	.assertion = "when exec removes a remove_on_exec group leader, its surviving sibling is detached into a group of its own: a PERF_FORMAT_GROUP read of the sibling shows nr 2 before the exec and nr 1 after it, and the sibling stops counting when the new image sleeps (0 of 256 page faults another task takes on the same CPU)",
 	.ref = "\"perf/core: Detach event groups during remove_on_exec\" 037a3c43edfb (7.2, CVE-2026-64556; stable 6.1.191, 6.6.145, 6.12.96, 6.18.39, 7.1.4): kernel/events/core.c perf_event_remove_on_exec() -> perf_event_exit_event(event, ctx, DETACH_GROUP)",
@@ -106,7 +85,7 @@ PERFABI_CASE(
 	ASSERT_EQ(write(go[1], "g", 1), 1);
 	/* wait (at most 10 s) until the exec'd cat sleeps in read() */
 	for (int i = 0; i < 10000; i++) {
-		st = task_state(pid, "cat");
+		st = pa_task_state(pid, 0, "cat");
 		if (st == 'S')
 			break;
 		pa_sleep_ms(1);
@@ -131,7 +110,7 @@ PERFABI_CASE(
 	pa_read_u64(sib, v, 2);
 	EXPECT_EQ(v[0], 1);
 	EXPECT_EQ(v[1], s_sleep);
-	EXPECT_EQ(task_state(pid, "cat"), 'S');	/* it slept throughout */
+	EXPECT_EQ(pa_task_state(pid, 0, "cat"), 'S');	/* it slept throughout */
 
 	close(in[1]);			/* EOF: cat exits */
 	EXPECT_EQ(waitpid(pid, &status, 0), pid);

@@ -14,22 +14,8 @@
  *
  * With perf_event_mlock_kb 0 no page fits the per-user budget, so every
  * page of a ring is charged to pinned_vm, which /proc/<pid>/status shows
- * as VmPin: an exact count.
+ * as VmPin (pa_vm_pin_kb()): an exact count.
  */
-static long vm_pin_kb(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kb = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
 
 /* Does a line of /proc/self/maps start at addr? */
 static bool mapped_at(const void *addr)
@@ -73,7 +59,7 @@ PERFABI_CASE(
 	pid_t pid;
 	int fd, st;
 
-	base = vm_pin_kb();
+	base = (long)pa_vm_pin_kb();
 	if (base < 0)
 		pa_skip("/proc/self/status has no VmPin line");
 	ASSERT_OK(pa_sysctl_write("kernel/perf_event_mlock_kb", "0"));
@@ -81,10 +67,10 @@ PERFABI_CASE(
 
 	m1 = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_TRUE(m1 != MAP_FAILED);
-	EXPECT_EQ(vm_pin_kb(), base + 3 * kbpp);
+	EXPECT_EQ((long)pa_vm_pin_kb(), base + 3 * kbpp);
 	m2 = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_TRUE(m2 != MAP_FAILED);
-	EXPECT_EQ(vm_pin_kb(), base + 3 * kbpp);	/* shared, not charged again */
+	EXPECT_EQ((long)pa_vm_pin_kb(), base + 3 * kbpp);	/* shared, not charged again */
 	/* the same control page: a tail written through one reads in the other */
 	m1->data_tail = 0x1230;
 	__sync_synchronize();
@@ -100,7 +86,7 @@ PERFABI_CASE(
 	if (pid == 0) {
 		/* 1: m1 mapped, 2: m2 mapped, 4: VmPin not 0 */
 		int bad = (mapped_at(m1) ? 1 : 0) | (mapped_at(m2) ? 2 : 0) |
-			  (vm_pin_kb() != 0 ? 4 : 0);
+			  ((long)pa_vm_pin_kb() != 0 ? 4 : 0);
 		_exit(bad);
 	}
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
@@ -110,18 +96,18 @@ PERFABI_CASE(
 			!!(WEXITSTATUS(st) & 1), !!(WEXITSTATUS(st) & 2));
 	if (WEXITSTATUS(st) & 4)
 		pa_fail("the fork()ed child's VmPin is not 0");
-	EXPECT_EQ(vm_pin_kb(), base + 3 * kbpp);	/* the child's exit undid nothing */
+	EXPECT_EQ((long)pa_vm_pin_kb(), base + 3 * kbpp);	/* the child's exit undid nothing */
 
 	ASSERT_OK(munmap(m1, len));
-	EXPECT_EQ(vm_pin_kb(), base + 3 * kbpp);	/* m2 still maps the ring */
+	EXPECT_EQ((long)pa_vm_pin_kb(), base + 3 * kbpp);	/* m2 still maps the ring */
 	EXPECT_EQ(m2->data_size, (uint64_t)psz * 2);
 	ASSERT_OK(munmap(m2, len));
-	EXPECT_EQ(vm_pin_kb(), base);
+	EXPECT_EQ((long)pa_vm_pin_kb(), base);
 
 	/* the ring is gone: the fd maps one of another size */
 	EXPECT_EQ(pa_ring_try_map(&r, fd, 1), 0);
-	EXPECT_EQ(vm_pin_kb(), base + 2 * kbpp);
+	EXPECT_EQ((long)pa_vm_pin_kb(), base + 2 * kbpp);
 	pa_ring_unmap(&r);
-	EXPECT_EQ(vm_pin_kb(), base);
+	EXPECT_EQ((long)pa_vm_pin_kb(), base);
 	close(fd);
 }

@@ -68,26 +68,6 @@ out:
 	return NULL;
 }
 
-/* /proc/self/task/<tid>/stat state letter, 0 when unreadable. */
-static char thread_state(pid_t tid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 PERFABI_CASE(
 	.assertion = "a thread whose own poll() drops the last reference of a sigtrap event while that event's SIGTRAP is still pending returns to user space (no hang in the release) and then has exactly one SIGTRAP, si_code TRAP_PERF, si_perf_data = attr.sig_data",
 	.ref = "\"perf: Fix hang while freeing sigtrap event\" 56799bc03565 (6.15, CVE-2025-37747; stable 6.14.3, 6.13.12, 6.12.24, 6.1.191): kernel/events/core.c perf_pending_task() holds an event reference instead of _free_event() -> perf_pending_task_sync() waiting",
@@ -148,7 +128,7 @@ PERFABI_CASE(
 	/* T asleep in poll(), switched out at least once since it began */
 	for (i = 0; i < 10000; i++) {
 		if (atomic_load(&t.polling) && pa_read_one(ev) >= 1 &&
-		    (st = thread_state(atomic_load(&t.tid))) == 'S')
+		    (st = pa_task_state(getpid(), atomic_load(&t.tid), NULL)) == 'S')
 			break;
 		pa_sleep_ms(1);
 	}
@@ -161,7 +141,7 @@ PERFABI_CASE(
 		pa_sleep_ms(1);
 	if (!atomic_load(&t.done)) {
 		pa_fail("T did not come back from poll() within 5 s (state '%c'): the release hangs",
-			thread_state(atomic_load(&t.tid)) ?: '?');
+			pa_task_state(getpid(), atomic_load(&t.tid), NULL) ?: '?');
 		pa_abort();
 	}
 	pthread_join(th, NULL);

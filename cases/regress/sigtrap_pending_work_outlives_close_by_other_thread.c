@@ -71,26 +71,6 @@ static void *closer_fn(void *arg)
 	return NULL;
 }
 
-/* /proc/self/task/<tid>/stat state letter, 0 when unreadable. */
-static char thread_state(pid_t tid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 PERFABI_CASE(
 	.assertion = "closing the only fd of a sigtrap event from another thread while its SIGTRAP waits in the target thread's task_work (queued at the target's switch out) returns 0, and the target then gets exactly one SIGTRAP, si_code TRAP_PERF, si_perf_data = attr.sig_data",
 	.ref = "\"perf: Fix perf_pending_task() UaF\" 517e6a301f34 (6.1, CVE-2022-48950; stable 5.15.84, 6.0.14): kernel/events/core.c event_sched_out() takes an event reference for perf_pending_task(), which drops it",
@@ -146,7 +126,7 @@ PERFABI_CASE(
 	/* T asleep in read(wake), switched out at least once since go */
 	for (i = 0; i < 10000; i++) {
 		if (pa_read_one(ev) >= 1 &&
-		    (st = thread_state(atomic_load(&t.tid))) == 'S')
+		    (st = pa_task_state(getpid(), atomic_load(&t.tid), NULL)) == 'S')
 			break;
 		pa_sleep_ms(1);
 	}

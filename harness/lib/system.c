@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/capability.h>
 #include <sys/stat.h>
@@ -313,4 +314,46 @@ void pa_sleep_ms(int ms)
 	t.tv_nsec %= 1000000000L;
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
 		;
+}
+
+char pa_task_state(pid_t pid, pid_t tid, const char *comm)
+{
+	char path[96], buf[512], want[48], *p;
+	ssize_t n;
+	int fd;
+
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	if (comm) {
+		snprintf(want, sizeof(want), "(%s) ", comm);
+		p = strstr(buf, want);
+		return p ? p[strlen(want)] : 0;
+	}
+	p = strrchr(buf, ')');	/* the comm may hold spaces and parentheses */
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+unsigned long long pa_vm_pin_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long kb = ~0ull;
+	char line[256];
+
+	if (!f)
+		return kb;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
 }

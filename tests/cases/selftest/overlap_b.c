@@ -1,21 +1,4 @@
-#include "perfabi.h"
-/* Harness self-test (-j): logs its start and end to $PERFABI_SELFTEST_DIR/log
- * with a sleep between, so a test can see what ran beside what. */
-#include <fcntl.h>
-PERFABI_CASE(.assertion = "selftest: overlap b") {
-	const char *dir = getenv("PERFABI_SELFTEST_DIR");
-	char path[512], line[128];
-	int fd;
-
-	if (!dir)
-		pa_skip("PERFABI_SELFTEST_DIR is not set");
-	snprintf(path, sizeof(path), "%s/log", dir);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
-	ASSERT_GE(fd, 0);
-	snprintf(line, sizeof(line), "start b %llu\n", (unsigned long long)pa_clock_ns(CLOCK_MONOTONIC));
-	EXPECT_GT(write(fd, line, strlen(line)), 0);
-	pa_sleep_ms(300);
-	snprintf(line, sizeof(line), "end b %llu\n", (unsigned long long)pa_clock_ns(CLOCK_MONOTONIC));
-	EXPECT_GT(write(fd, line, strlen(line)), 0);
-	close(fd);
-}
+/* Harness self-test (-j): see overlap.h */
+#define WHO "b"
+#define ALONE false
+#include "overlap.h"
