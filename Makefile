@@ -78,8 +78,9 @@ $(BUILD)/fixtures/%: fixtures/progs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDSTATIC) $(LDFLAGS)
 
-$(RUNNER): $(RUN_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(RUN_OBJ) $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
+# --junit writes with perfabi-report's writer (harness/report_lib.c)
+$(RUNNER): $(RUN_OBJ) $(BUILD)/obj/harness/report_lib.o $(LIB)
+	$(CC) $(CFLAGS) $(RUN_OBJ) $(BUILD)/obj/harness/report_lib.o $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
 
 # The runner, cases, fixtures, ABI map and an installed run.sh, in
 # kselftest's install layout (harness/install/install.sh, README.md). A bad

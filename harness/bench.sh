@@ -113,12 +113,15 @@ done
 	echo "# perfabi bench: $RUNS run(s) of: perfabi-run ${RARGS[*]-(default matrix)}"
 	echo "# on $(uname -r), $(nproc) CPUs, paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo
-	echo "run  wall_s  cpu_s  results  in_cases_s  overhead_ms_per_result  exit"
-	awk -F'\t' '{ printf "%-4s %7.2f %6.2f %8d %11.2f %23.2f %5d\n", $1, $2, $3, $4, $5, ($2 - $5) * 1000 / ($4 ? $4 : 1), $6 }' "$OUT/runs.tsv"
+	# with -j N the cases overlap: in_cases/wall is how many ran at once on
+	# average, and the runner's own time per result is not measurable this way
+	echo "run  wall_s  cpu_s  results  in_cases_s  in_cases/wall  overhead_ms_per_result  exit"
+	awk -F'\t' '{ o = $5 > $2 ? "-" : sprintf("%.2f", ($2 - $5) * 1000 / ($4 ? $4 : 1))
+		printf "%-4s %7.2f %6.2f %8d %11.2f %14.2f %23s %5d\n", $1, $2, $3, $4, $5, $5 / ($2 ? $2 : 1), o, $6 }' "$OUT/runs.tsv"
 	awk -F'\t' '{ w[NR] = $2; c[NR] = $3; o[NR] = ($2 - $5) * 1000 / ($4 ? $4 : 1) }
 		function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-		END { printf "median %6.2f %6.2f %8s %11s %23.2f\n", med(w, NR), med(c, NR), "", "", med(o, NR) }' "$OUT/runs.tsv"
+		END { printf "median %6.2f %6.2f %8s %11s %14s %23s\n", med(w, NR), med(c, NR), "", "", "", (o[1] < 0 ? "-" : sprintf("%.2f", med(o, NR))) }' "$OUT/runs.tsv"
 	echo
 	echo "case time per matrix cell (seconds; median over the runs):"
 	for i in $(seq 1 "$RUNS"); do

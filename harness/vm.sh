@@ -495,7 +495,7 @@ running_case() { # console.log -> result name or ''
 
 salvage_results() { # console.log outdir: results from the streamed KTAP
 	local log=$1 out=$2
-	sed -n '/^TAP version/,$p' "$log" | grep -E '^(TAP version|1\.\.|ok |not ok |#)' >"$out/run.tap"
+	sed -n '/^K\{0,1\}TAP version/,$p' "$log" | grep -E '^(K?TAP version|1\.\.|ok |not ok |#)' >"$out/run.tap"
 	awk '
 	/^(not )?ok [0-9]+ / {
 		neg = ($1 == "not"); line = $0
@@ -541,7 +541,7 @@ status=0
 summary=()
 accel_done=
 tap_n=0
-echo "TAP version 13"
+echo "KTAP version 1"
 for i in "${!k_label[@]}"; do
 	label=${k_label[$i]} pkg=${k_pkg[$i]} ver=${k_ver[$i]}
 	out=$RUN_DIR/$label

@@ -68,6 +68,7 @@ PERFABI_CASE(
 	       "is running the idle task\"; kernel/events/core.c "
 	       "cpu_clock_event_update() (no exclude check), perf_swevent_hrtimer() "
 	       "(the only reader of exclude_idle)",
+	.alone = true,
 	.covers = "attr.exclude_idle sw.CPU_CLOCK arg.cpu",
 	.privileged = true,
 	.features = "hrtimer",

@@ -3,7 +3,6 @@
 PERFABI_CASE(
 	.assertion = "uprobe PMU: an unreadable uprobe_path pointer fails with EFAULT (after the CAP_SYS_ADMIN check)",
 	.ref = "kernel/trace/trace_event_perf.c perf_uprobe_init() / kernel/trace/trace_uprobe.c: strndup_user() of the path",
-	.alone = true,
 	.covers = "attr.uprobe_path errno.EFAULT",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

@@ -82,7 +82,6 @@ static __attribute__((noreturn)) void child(int wfd)
 PERFABI_CASE(
 	.assertion = "in a process with a uprobe installed (an open uprobe PMU event on the own task), a forked child's own int3 at an address with no uprobe raises exactly one SIGTRAP as without uprobes (si_code SI_KERNEL, si_addr 0, the handler's ip right after the int3), and the child then runs on; the event counts exactly the parent's own calls of the probed function",
 	.ref = "kernel/events/uprobes.c handle_swbp(): \"No matching uprobe; signal SIGTRAP.\" (find_active_uprobe_rcu() -> is_trap_at_addr(), mmf_recalc_uprobes() for a child's MMF_RECALC_UPROBES), uprobe_dup_mmap(); arch/x86/kernel/traps.c do_int3_user() (force_sig(SIGTRAP)); sigaction(2) SI_KERNEL",
-	.alone = true,
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

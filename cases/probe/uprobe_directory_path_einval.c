@@ -3,7 +3,6 @@
 PERFABI_CASE(
 	.assertion = "uprobe PMU: a uprobe_path that is not a regular file (a directory) fails with EINVAL (after the CAP_SYS_ADMIN check)",
 	.ref = "kernel/trace/trace_event_perf.c perf_uprobe_init() / kernel/trace/trace_uprobe.c: create_local_trace_uprobe(): !d_is_reg() -> -EINVAL",
-	.alone = true,
 	.covers = "attr.uprobe_path errno.EINVAL",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

@@ -3,7 +3,6 @@
 PERFABI_CASE(
 	.assertion = "uprobe PMU: an empty uprobe_path string fails with EINVAL (after the CAP_SYS_ADMIN check)",
 	.ref = "kernel/trace/trace_event_perf.c perf_uprobe_init() / kernel/trace/trace_uprobe.c: perf_uprobe_init(): path[0] == '\0' -> -EINVAL",
-	.alone = true,
 	.covers = "attr.uprobe_path errno.EINVAL",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

@@ -72,7 +72,6 @@ static uint64_t run(int fd)
 PERFABI_CASE(
 	.assertion = "a uprobe PMU event on the own task without attr.inherit counts exactly the task's own calls of the probed function, not those of a child forked while it was enabled, whose calls still run normally; with attr.inherit the child's calls are counted too (parent + child)",
 	.ref = "perf_event_open(2), inherit \"counts events of child tasks as well as the task specified\"; kernel/events/uprobes.c uprobe_dup_mmap(), handler_chain() -> unapply_uprobe() (breakpoint removed from a child's mm no consumer wants); kernel/trace/trace_uprobe.c uprobe_perf_filter(), trace_uprobe_filter_add() (an inherited event relies on dup_mmap())",
-	.alone = true,
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset attr.inherit",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

@@ -3,7 +3,6 @@
 PERFABI_CASE(
 	.assertion = "uprobe PMU: a uprobe_path naming no file fails with ENOENT (after the CAP_SYS_ADMIN check)",
 	.ref = "kernel/trace/trace_event_perf.c perf_uprobe_init() / kernel/trace/trace_uprobe.c: create_local_trace_uprobe(): kern_path()",
-	.alone = true,
 	.covers = "attr.uprobe_path errno.ENOENT",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

@@ -33,7 +33,6 @@ int pa_uprobe_alias_fn(void);
 PERFABI_CASE(
 	.assertion = "a uprobe PMU event on the own task also counts the calls made through a mapping of the probed file created after the event was opened (the new mapping gets the probe); after that mapping is unmapped the original one still counts",
 	.ref = "perf_event_open(2), uprobe_path / probe_offset (a file and offset); kernel/events/uprobes.c uprobe_mmap() (install_breakpoint() into a new vma of a probed inode), uprobe_munmap() (MMF_RECALC_UPROBES)",
-	.alone = true,
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

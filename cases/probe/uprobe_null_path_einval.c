@@ -3,7 +3,6 @@
 PERFABI_CASE(
 	.assertion = "uprobe PMU: uprobe_path 0 (no path) fails with EINVAL (after the CAP_SYS_ADMIN check)",
 	.ref = "kernel/trace/trace_event_perf.c perf_uprobe_init() / kernel/trace/trace_uprobe.c: perf_uprobe_init(): !attr.uprobe_path -> -EINVAL",
-	.alone = true,
 	.covers = "attr.uprobe_path errno.EINVAL",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

@@ -4,7 +4,6 @@
 PERFABI_CASE(
 	.assertion = "uprobe PMU: a probe_offset beyond the end of the file fails with EINVAL (after the CAP_SYS_ADMIN check)",
 	.ref = "kernel/events/uprobes.c uprobe_register(): offset > i_size_read(inode) -> -EINVAL",
-	.alone = true,
 	.covers = "attr.probe_offset errno.EINVAL",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

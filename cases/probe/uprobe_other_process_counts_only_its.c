@@ -17,7 +17,6 @@ static void call_n(int n)
 PERFABI_CASE(
 	.assertion = "a uprobe PMU event opened with pid = another process (running the probed binary since before the open) counts exactly that process's calls of the function, not the calls of the opener or of a third process running the same binary",
 	.ref = "perf_event_open(2), pid > 0 \"measures the specified process/thread\"; uprobe_path / probe_offset (since Linux 4.17); kernel/trace/trace_uprobe.c uprobe_perf_filter()",
-	.alone = true,
 	.covers = "type.dynamic arg.pid attr.uprobe_path attr.probe_offset",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

@@ -3,7 +3,6 @@
 PERFABI_CASE(
 	.assertion = "uprobe PMU: a uprobe_path string of PATH_MAX bytes or more fails with E2BIG (after the CAP_SYS_ADMIN check)",
 	.ref = "kernel/trace/trace_event_perf.c perf_uprobe_init(): strndup_user(path, PATH_MAX) -EINVAL is returned as -E2BIG",
-	.alone = true,
 	.covers = "attr.uprobe_path errno.E2BIG",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

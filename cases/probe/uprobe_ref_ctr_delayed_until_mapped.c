@@ -55,7 +55,6 @@ static bool ref_ctr_format_ok(void)
 PERFABI_CASE(
 	.assertion = "a uprobe PMU event whose ref_ctr_offset (config bits 32-63) lies in no writable mapping of the probed task at the open increments the short there in the first writable private mapping of that offset the task makes afterwards (0x1234 -> 0x1235), not in a second one (0x1234), and decrements it when closed (0x1235 -> 0x1234); the file and the read-only mapping keep 0x1234",
 	.ref = "/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset \"config:32-63\" (a6ca88b241d5, 4.20); kernel/events/uprobes.c update_ref_ctr(), delayed_uprobe_add(), uprobe_mmap() -> delayed_ref_ctr_inc() (1cc33161a83d \"uprobes: Support SDT markers having reference count (semaphore)\", 4.20)",
-	.alone = true,
 	.covers = "type.dynamic attr.config attr.uprobe_path attr.probe_offset sysfs.format",
 	.pmu = "uprobe",
 	.min_kernel = "4.20",

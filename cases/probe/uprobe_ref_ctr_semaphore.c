@@ -29,7 +29,6 @@ static const char *ref_ctr_format(void)
 PERFABI_CASE(
 	.assertion = "a uprobe PMU event with ref_ctr_offset (attr.config bits 32-63, format/ref_ctr_offset) = the file offset of a short in the probed file's data increments that short from 0 to 1 in the probed task when it is opened and decrements it back to 0 when it is closed",
 	.ref = "/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset \"config:32-63\" (a6ca88b241d5, 4.20); kernel/events/core.c perf_uprobe_event_init(); kernel/events/uprobes.c update_ref_ctr() (the SDT semaphore)",
-	.alone = true,
 	.covers = "type.dynamic attr.config attr.uprobe_path attr.probe_offset sysfs.format",
 	.pmu = "uprobe",
 	.min_kernel = "4.20",

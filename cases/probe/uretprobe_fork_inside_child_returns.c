@@ -58,7 +58,6 @@ static uint64_t run(int fd)
 PERFABI_CASE(
 	.assertion = "a child forked inside a function with a uprobe PMU return probe (retprobe, config:0) on the own task returns from it normally (fork's 0, to the real caller); the event, not inherited, counts exactly the parent's one return",
 	.ref = "perf_event_open(2), pid == 0 and inherit clear: this task only; /sys/bus/event_source/devices/uprobe/format/retprobe \"config:0\"; kernel/events/uprobes.c uprobe_copy_process(), dup_utask(), dup_xol_work() (the child's pending returns and trampoline page)",
-	.alone = true,
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset attr.config",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

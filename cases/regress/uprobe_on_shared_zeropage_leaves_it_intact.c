@@ -23,7 +23,6 @@
 PERFABI_CASE(
 	.assertion = "a uprobe on a private file mapping whose page is the shared zero page (UFFDIO_ZEROPAGE) never writes or releases the zero page: perf_event_open() fails with EINVAL (6.14, 6.15) or, since the 6.16 rewrite, succeeds with the breakpoint in a private copy; the mapping, the file and fresh anonymous memory read as before",
 	.ref = "\"uprobes: Reject the shared zeropage in uprobe_write_opcode()\" bddf10d26e6e (6.14, CVE-2025-21881; stable 6.12.18, 6.1.130): kernel/events/uprobes.c uprobe_write_opcode() is_zero_page(); 15a7b4b02e39 (6.16) FOLL_WRITE before the write",
-	.alone = true,
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset errno.EINVAL",
 	.fix = { .commit = "bddf10d26e6e", .subject = "uprobes: Reject the shared zeropage in uprobe_write_opcode()", .release = "6.14", .cve = "CVE-2025-21881", .stable = "6.12.18 6.1.130" },
 	.tags = "linux-git=bddf10d26e6e",

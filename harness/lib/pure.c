@@ -272,7 +272,7 @@ enum pa_outcome pa_classify(enum pa_outcome raw, const struct pa_known_bug *b,
 /* ---- KTAP ------------------------------------------------------------- */
 void pa_ktap_header(FILE *f, int planned)
 {
-	fprintf(f, "TAP version 13\n1..%d\n", planned);
+	fprintf(f, "KTAP version 1\n1..%d\n", planned);
 }
 
 void pa_ktap_sanitize(char *s)

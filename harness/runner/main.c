@@ -8,6 +8,7 @@
 #include "exec.h"
 #include "matrix.h"
 #include "abimap.h"
+#include "report.h"
 
 #include <limits.h>
 #include <poll.h>
@@ -295,7 +296,7 @@ static void collect(const struct pa_job *job, const struct pa_exec *e,
 		bool show = verbose || r->outcome == PA_FAIL || r->outcome == PA_XFAIL ||
 			    r->outcome == PA_XPASS;
 
-		if (!*line || !strncmp(line, "TAP version", 11) || !strncmp(line, "1..", 3) ||
+		if (!*line || !strncmp(line, "KTAP version", 12) || !strncmp(line, "TAP version", 11) || !strncmp(line, "1..", 3) ||
 		    !strncmp(line, "ok ", 3) || !strncmp(line, "not ok ", 7))
 			continue;
 		if (tap)
@@ -506,6 +507,35 @@ static void finish_job(struct slot *s, const struct pa_job *job, struct pa_resul
 	s->j = -1;
 }
 
+/* --junit FILE: the results as JUnit XML, by perfabi-report's writer. */
+static int write_junit(const char *path, const char *label, const struct pa_result *res, int n)
+{
+	struct rp_run run = { .label = (char *)label };
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	run.r = calloc((size_t)n + 1, sizeof(*run.r));
+	for (int i = 0; run.r && i < n; i++) {
+		char *line = NULL;
+
+		if (asprintf(&line, "%s\t%s\t%ld\t%s", res[i].name, pa_outcome_name(res[i].outcome),
+			     res[i].duration_ms, res[i].detail) < 0)
+			break;
+		if (!rp_parse_line(line, &run.r[run.n]))
+			run.n++;
+		free(line);
+	}
+	rp_junit(f, &run);
+	for (int i = 0; i < run.n; i++)
+		rp_result_free(&run.r[i]);
+	free(run.r);
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -541,8 +571,26 @@ int main(int argc, char **argv)
 		pa_usage(stdout, "perfabi-run");
 		return 0;
 	}
-	if (!o.jobs)
-		o.jobs = 1;	/* the default until every case that must be alone says so */
+	/* an output file that cannot be written is bad input: say so before
+	 * the run, not after it */
+	for (int k = 0; k < 2; k++) {
+		const char *path = k ? o.json : o.junit;
+		FILE *f;
+
+		if (!path)
+			continue;
+		f = fopen(path, "a");
+		if (!f) {
+			fprintf(stderr, "perfabi-run: cannot write %s: %s\n", path, strerror(errno));
+			return 2;
+		}
+		fclose(f);
+	}
+	if (!o.jobs) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o.jobs = n < 1 ? 1 : n > 64 ? 64 : (int)n;
+	}
 	/* the cases read it (pa_context_read); no --destructive: not run */
 	if (o.destructive)
 		setenv("PERFABI_DESTRUCTIVE", "1", 1);
@@ -649,7 +697,7 @@ int main(int argc, char **argv)
 	}
 
 	res = calloc((size_t)plan.njobs, sizeof(*res));
-	printf("TAP version 13\n1..%d\n", plan.njobs);
+	printf("KTAP version 1\n1..%d\n", plan.njobs);
 	printf("# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",
 	       ctx.release, ctx.kernel.major, ctx.kernel.minor, ctx.kernel.patch,
 	       ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
@@ -661,7 +709,7 @@ int main(int argc, char **argv)
 	if (kmsg_fd < 0)
 		printf("# %s\n", err);
 	if (tap) {
-		fprintf(tap, "TAP version 13\n1..%d\n", plan.njobs);
+		fprintf(tap, "KTAP version 1\n1..%d\n", plan.njobs);
 		fprintf(tap, "# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",
 			ctx.release, ctx.kernel.major, ctx.kernel.minor, ctx.kernel.patch,
 			ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
@@ -677,6 +725,9 @@ int main(int argc, char **argv)
 	struct diag *diag = calloc((size_t)plan.njobs + 1, sizeof(*diag));
 	int next = 0, printed = 0, running = 0, run_level = 0;
 	bool run_alone = false;
+	/* where the KTAP goes to a file or a pipe but a person watches the
+	 * terminal: a progress line there, rewritten in place */
+	bool progress = !isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
 
 	for (int k = 0; k < nslots; k++)
 		slots[k].j = -1;
@@ -748,6 +799,8 @@ int main(int argc, char **argv)
 					r->duration_ms, r->detail);
 			state[printed++] = 3;
 			done++;
+			if (progress)
+				fprintf(stderr, "\r[%d/%d] %.60s\033[K", printed, plan.njobs, r->name);
 		}
 		if (printed >= plan.njobs || (!running && (stop_sig || next >= plan.njobs)))
 			break;
@@ -828,6 +881,8 @@ int main(int argc, char **argv)
 				pa_ktap_result(tap, j + 1, plan.jobs[j].name, PA_SKIP, why);
 		}
 	}
+	if (progress)
+		fprintf(stderr, "\r\033[K");
 	/* the summary reads the results printed, in order */
 	done = 0;
 	for (int j = 0; j < plan.njobs; j++)
@@ -864,6 +919,22 @@ int main(int argc, char **argv)
 	}
 	if (tsv)
 		fclose(tsv);
+	if (o.json) {
+		FILE *js = fopen(o.json, "w");
+		const char *id = strrchr(run_dir, '/');
+
+		if (!js || (write_summary(js, &ctx, run_dir[0] ? (id ? id + 1 : run_dir) : "",
+					  res, done, &counts, now_ms() - t0, &plan,
+					  have_abi ? &abi : NULL, (int)stop_sig, interrupted),
+			    fclose(js))) {
+			fprintf(stderr, "perfabi-run: cannot write %s: %s\n", o.json, strerror(errno));
+			rc = 2;
+		}
+	}
+	if (o.junit && write_junit(o.junit, ctx.release, res, done)) {
+		fprintf(stderr, "perfabi-run: cannot write %s: %s\n", o.junit, strerror(errno));
+		rc = 2;
+	}
 	if (run_dir[0]) {
 		FILE *js = open_in(run_dir, "summary.json");
 		const char *id = strrchr(run_dir, '/');

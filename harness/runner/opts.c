@@ -13,6 +13,10 @@ void pa_usage(FILE *f, const char *prog)
 "  PATTERN              case names or globs (\"open/*\", \"read/*enospc\")\n"
 "  -a, --area AREA      only cases of AREA (repeatable)\n"
 "  -l, --list           list the selected cases with their assertions\n"
+"      --junit FILE     also write the results as JUnit XML to FILE (one\n"
+"                       testcase per result; skip and xfail are <skipped>)\n"
+"      --json FILE      also write the run summary with every result as JSON\n"
+"                       to FILE (what results/<run-id>/summary.json holds)\n"
 "      --fixes          list the kernel fixes the selected cases check (the\n"
 "                       regress area and cases elsewhere with .fix): commit,\n"
 "                       subject, release, CVE, stable releases, the case\n"
@@ -102,6 +106,12 @@ int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t er
 			o->list = true;
 		} else if (is_opt(a, "-v", "--verbose")) {
 			o->verbose = true;
+		} else if (is_opt(a, NULL, "--junit")) {
+			if (need_arg(argc, argv, &i, &o->junit, err, errlen))
+				return -1;
+		} else if (is_opt(a, NULL, "--json")) {
+			if (need_arg(argc, argv, &i, &o->json, err, errlen))
+				return -1;
 		} else if (is_opt(a, NULL, "--fixes")) {
 			o->fixes = true;
 		} else if (is_opt(a, NULL, "--destructive")) {

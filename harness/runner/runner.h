@@ -26,6 +26,7 @@ struct pa_opts {
 	const char *matrix;		/* "default" or "full" */
 	const char *abi_check;		/* --abi-check MAP: check and exit */
 	const char *abi_map;		/* --abi-map MAP for the run summary */
+	const char *junit, *json;	/* --junit FILE, --json FILE */
 };
 
 /* Parse argv; on error writes a one-line message into err and returns -1. */

@@ -14,7 +14,7 @@ rules=(
 	"CPU hotplug|pa_hotplug|pa_cpu_offline|pa_cpu_online"
 	"pinning|sched_setaffinity|pa_pin_cpu|pa_pin_unswapped|CPU_SET[(]|pa_race_run"
 	"cgroups|pa_cgroup_new|PERF_FLAG_PID_CGROUP"
-	"tracefs probe definitions|uprobe_events|kprobe_events|pa_uprobe"
+	"tracefs probe definitions|uprobe_events|kprobe_events|pa_uprobe_event"
 	"context switch or migration counts|CONTEXT_SWITCHES|CPU_MIGRATIONS"
 	"BPF programs (bpf_prog_active is per CPU: one running drops another's hits)|pa_bpf_|IOC_SET_BPF"
 )

@@ -8,7 +8,7 @@ static void header_has_version_and_plan(void **state)
 
 	(void)state;
 	CAPTURE(out, pa_ktap_header(f, 42));
-	assert_string_equal(out, "TAP version 13\n1..42\n");
+	assert_string_equal(out, "KTAP version 1\n1..42\n");
 }
 
 static void each_outcome_is_tap(void **state)
@@ -67,6 +67,7 @@ static void parse_rejects_non_results(void **state)
 	(void)state;
 	assert_int_equal(pa_ktap_parse_result("# ok 1 x", &n, name, 64, &o, detail, 64), 0);
 	assert_int_equal(pa_ktap_parse_result("TAP version 13", &n, name, 64, &o, detail, 64), 0);
+	assert_int_equal(pa_ktap_parse_result("KTAP version 1", &n, name, 64, &o, detail, 64), 0);
 	assert_int_equal(pa_ktap_parse_result("ok x", &n, name, 64, &o, detail, 64), 0);
 	assert_int_equal(pa_ktap_parse_result("okay 1 x", &n, name, 64, &o, detail, 64), 0);
 }
