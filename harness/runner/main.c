@@ -837,8 +837,6 @@ int main(int argc, char **argv)
 					pa_exec_finish(&sl->e);
 					free(sl->e.output);
 					sl->e.output = NULL;
-					if (!interrupted)
-						interrupted = plan.jobs[sl->j].name;
 					state[sl->j] = 4;
 					sl->j = -1;
 					running--;
@@ -851,6 +849,9 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	for (int j = 0; j < plan.njobs && !interrupted; j++)
+		if (state[j] == 4)	/* the first, in plan order, whatever -j */
+			interrupted = plan.jobs[j].name;
 	if (stop_sig) {
 		/* the plan stays whole for TAP consumers: the results not reached
 		 * are skips that say why; results.tsv holds only real results */
