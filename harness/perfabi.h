@@ -1103,6 +1103,12 @@ uint64_t pa_store_u64_ip_after(volatile uint64_t *p, uint64_t v);
  */
 #define PA_TRACEE_WAIT_MS 10000
 pid_t pa_tracee_start(void (*fn)(void));
+/* x86 DR7 bits of slot 0, for pa_tracee_debugreg_set(pid, 7, ...): local
+ * enable, break on writes, 8 bytes long; WATCH0_8 is all three */
+#define PA_DR7_L0		0x1UL
+#define PA_DR7_RW0_W		(0x1UL << 16)
+#define PA_DR7_LEN0_8		(0x3UL << 18)
+#define PA_DR7_WATCH0_8		(PA_DR7_L0 | PA_DR7_RW0_W | PA_DR7_LEN0_8)
 bool pa_tracee_wait(pid_t pid, int timeout_ms, int *status);
 void pa_tracee_kill(pid_t pid);
 #if defined(__x86_64__)

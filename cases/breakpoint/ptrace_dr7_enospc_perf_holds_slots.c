@@ -11,9 +11,7 @@
  * perf breakpoint no longer reopens (ENOSPC).
  */
 #if defined(__x86_64__)
-#define DR7_L0		0x1UL
-#define DR7_RW0_W	(0x1UL << 16)	/* LEN0 0: 1 byte */
-#define DR7_ARM		(DR7_L0 | DR7_RW0_W)
+#define DR7_ARM		(PA_DR7_L0 | PA_DR7_RW0_W)	/* LEN0 0: 1 byte */
 #define SLOTS		4
 
 static volatile uint64_t vars[SLOTS];

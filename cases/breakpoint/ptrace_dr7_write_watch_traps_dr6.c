@@ -16,10 +16,6 @@
  */
 #if defined(__x86_64__)
 #define VALUE		0x5a17c0de0badf00dULL
-#define DR7_L0		0x1UL
-#define DR7_RW0_W	(0x1UL << 16)
-#define DR7_LEN0_8	(0x3UL << 18)
-#define DR7_ARM		(DR7_L0 | DR7_RW0_W | DR7_LEN0_8)
 /* DR6 in architectural polarity: the reserved-as-1 bits (DR6_RESERVED of
  * <asm/debugreg.h>) set, and of the status bits only B0 */
 #define DR6_RESERVED	0xffff0ff0UL
@@ -60,10 +56,10 @@ PERFABI_CASE(
 	child = pa_tracee_start(write_target);
 
 	if (EXPECT_OK(pa_tracee_debugreg_set(child, 0, (unsigned long)&target)) < 0 ||
-	    EXPECT_OK(pa_tracee_debugreg_set(child, 7, DR7_ARM)) < 0)
+	    EXPECT_OK(pa_tracee_debugreg_set(child, 7, PA_DR7_WATCH0_8)) < 0)
 		goto out;
 	EXPECT_EQ(pa_tracee_debugreg_get(child, 0), (unsigned long)&target);
-	EXPECT_EQ(pa_tracee_debugreg_get(child, 7), DR7_ARM);
+	EXPECT_EQ(pa_tracee_debugreg_get(child, 7), PA_DR7_WATCH0_8);
 
 	if (!pa_tracee_cont_until(child, SIGTRAP, "after the watched write"))
 		goto out;

@@ -20,10 +20,6 @@
  */
 #if defined(__x86_64__)
 #define VALUE		0x0ddba11c0ffee000ULL
-#define DR7_L0		0x1UL
-#define DR7_RW0_W	(0x1UL << 16)
-#define DR7_LEN0_8	(0x3UL << 18)
-#define DR7_ARM		(DR7_L0 | DR7_RW0_W | DR7_LEN0_8)
 #define KERNEL_ADDR	0xffffffff81000000UL
 
 static volatile uint64_t watched __attribute__((aligned(8)));
@@ -65,11 +61,11 @@ PERFABI_CASE(
 	child = pa_tracee_start(write_watched);
 
 	if (EXPECT_OK(pa_tracee_debugreg_set(child, 0, (unsigned long)&watched)) < 0 ||
-	    EXPECT_OK(pa_tracee_debugreg_set(child, 7, DR7_ARM)) < 0)
+	    EXPECT_OK(pa_tracee_debugreg_set(child, 7, PA_DR7_WATCH0_8)) < 0)
 		goto out;
 	EXPECT_ERRNO(pa_tracee_debugreg_set(child, 0, KERNEL_ADDR), EINVAL);
 	EXPECT_EQ(pa_tracee_debugreg_get(child, 0), (unsigned long)&watched);
-	EXPECT_EQ(pa_tracee_debugreg_get(child, 7), DR7_ARM);
+	EXPECT_EQ(pa_tracee_debugreg_get(child, 7), PA_DR7_WATCH0_8);
 	if (!pa_tracee_cont_until(child, SIGTRAP, "after the write to the watched word"))
 		goto out;
 	pa_tracee_expect_hwbkpt_at(child, ip_after);

@@ -15,10 +15,10 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-static void append(struct pa_exec *e, size_t *cap, const char *buf, size_t n)
+static void append(struct pa_exec *e, const char *buf, size_t n)
 {
-	if (e->len + n + 1 > *cap) {
-		size_t ncap = (*cap ? *cap * 2 : 8192);
+	if (e->len + n + 1 > e->cap) {
+		size_t ncap = (e->cap ? e->cap * 2 : 8192);
 		char *p;
 
 		while (ncap < e->len + n + 1)
@@ -27,7 +27,7 @@ static void append(struct pa_exec *e, size_t *cap, const char *buf, size_t n)
 		if (!p)
 			return;		/* keep what we have */
 		e->output = p;
-		*cap = ncap;
+		e->cap = ncap;
 	}
 	memcpy(e->output + e->len, buf, n);
 	e->len += n;
@@ -35,11 +35,6 @@ static void append(struct pa_exec *e, size_t *cap, const char *buf, size_t n)
 }
 
 volatile sig_atomic_t *pa_exec_stop;
-
-long pa_exec_now_ms(void)
-{
-	return now_ms();
-}
 
 int pa_exec_start(struct pa_exec *e)
 {
@@ -54,7 +49,7 @@ int pa_exec_start(struct pa_exec *e)
 	e->fd = -1;
 	e->start = now_ms();
 	e->deadline = e->start + e->timeout_ms;
-	append(e, &e->cap, "", 0);
+	append(e, "", 0);
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
 	fflush(NULL);
@@ -101,7 +96,7 @@ bool pa_exec_pump(struct pa_exec *e)
 		e->deadline = now_ms() + 5000;
 	}
 	while ((n = read(e->fd, buf, sizeof(buf))) > 0)
-		append(e, &e->cap, buf, (size_t)n);
+		append(e, buf, (size_t)n);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
 		return true;
 	return false;

@@ -34,7 +34,6 @@ int pa_exec(struct pa_exec *e);
 int pa_exec_start(struct pa_exec *e);
 bool pa_exec_pump(struct pa_exec *e);
 void pa_exec_finish(struct pa_exec *e);
-long pa_exec_now_ms(void);
 /* When *pa_exec_stop becomes non-zero, the running case gets SIGTERM. */
 #include <signal.h>
 extern volatile sig_atomic_t *pa_exec_stop;

@@ -207,6 +207,9 @@ static void taint_letters(unsigned long bits, char *buf, size_t len)
 	buf[n] = 0;
 }
 
+/* TAINT_TEST (N, bit 18): kselftest-style test modules, not trouble */
+#define TAINT_IGNORED (1UL << 18)
+
 /*
  * New taint bits while a case ran (a WARN, an oops, a bad page...): the
  * kernel misbehaved under the case, so the result is a failure whatever
@@ -217,8 +220,7 @@ static void taint_after_case(struct pa_result *r, unsigned long before,
 {
 	char was[32], now[32];
 
-	/* TAINT_TEST (N, bit 18): kselftest-style test modules, not trouble */
-	if (!(after & ~before & ~(1UL << 18)))
+	if (!(after & ~before & ~TAINT_IGNORED))
 		return;
 	taint_letters(before, was, sizeof(was));
 	taint_letters(after, now, sizeof(now));
@@ -445,8 +447,7 @@ static bool abi_coverage(const char *path, const struct pa_case_info *cases, int
 	return true;
 }
 
-/* One job running (or finished and waiting for its turn to print): its
- * process, and what it will print before its result line. */
+/* One job running: its process. Free again (j -1) once it ended. */
 struct slot {
 	int j;				/* the job, -1: free */
 	struct pa_exec e;
@@ -494,7 +495,7 @@ static void finish_job(struct slot *s, const struct pa_job *job, struct pa_resul
 	tapf = tap ? open_memstream(&d->tap, &d->taplen) : NULL;
 	taint = read_taint();
 	collect(job, &s->e, r, outf, tapf, verbose);
-	if (others && (taint & ~*taint_before & ~(1UL << 18)))
+	if (others && (taint & ~*taint_before & ~TAINT_IGNORED))
 		fprintf(outf, "# (%d other case(s) ran beside it)\n", others);
 	taint_after_case(r, *taint_before, taint, outf, tapf);
 	*taint_before = taint;
@@ -505,6 +506,38 @@ static void finish_job(struct slot *s, const struct pa_job *job, struct pa_resul
 	free(s->e.output);
 	s->e.output = NULL;
 	s->j = -1;
+}
+
+/* Where results go as they are printed, in plan order. */
+struct sink {
+	FILE *tap, *tsv;		/* NULL with --no-results */
+	struct pa_counts *counts;
+	bool progress;			/* the [n/N] line on stderr */
+	int njobs;
+};
+
+/* Print result j: the diagnostics its job left, its KTAP line (stdout and
+ * run.tap), its count and results.tsv line. */
+static void emit_result(const struct sink *k, int j, const struct pa_result *r, struct diag *d)
+{
+	const char *detail = r->detail[0] ? r->detail : NULL;
+
+	if (d->out)
+		fwrite(d->out, 1, d->outlen, stdout);
+	if (k->tap && d->tap)
+		fwrite(d->tap, 1, d->taplen, k->tap);
+	free(d->out);
+	free(d->tap);
+	d->out = d->tap = NULL;
+	pa_ktap_result(stdout, j + 1, r->name, r->outcome, detail);
+	if (k->tap)
+		pa_ktap_result(k->tap, j + 1, r->name, r->outcome, detail);
+	pa_count(k->counts, r->outcome);
+	if (k->tsv)
+		fprintf(k->tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
+			r->duration_ms, r->detail);
+	if (k->progress)
+		fprintf(stderr, "\r[%d/%d] %.60s\033[K", j + 1, k->njobs, r->name);
 }
 
 /* --junit FILE: the results as JUnit XML, by perfabi-report's writer. */
@@ -718,16 +751,20 @@ int main(int argc, char **argv)
 	}
 	int done = 0;
 	const char *interrupted = NULL;
-	int nslots = o.jobs > 0 ? o.jobs : 1;
+	int nslots = o.jobs;
 	struct slot *slots = calloc((size_t)nslots, sizeof(*slots));
-	/* 0 not started, 1 running (slot), 2 result ready, 3 printed */
+	/* 0 not started, 1 running (slot), 2 result ready, 3 printed,
+	 * 4 interrupted while it ran (no result) */
 	char *state = calloc((size_t)plan.njobs + 1, 1);
 	struct diag *diag = calloc((size_t)plan.njobs + 1, sizeof(*diag));
 	int next = 0, printed = 0, running = 0, run_level = 0;
 	bool run_alone = false;
 	/* where the KTAP goes to a file or a pipe but a person watches the
 	 * terminal: a progress line there, rewritten in place */
-	bool progress = !isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+	struct sink sink = {
+		.tap = tap, .tsv = tsv, .counts = &counts, .njobs = plan.njobs,
+		.progress = !isatty(STDOUT_FILENO) && isatty(STDERR_FILENO),
+	};
 
 	for (int k = 0; k < nslots; k++)
 		slots[k].j = -1;
@@ -779,28 +816,8 @@ int main(int argc, char **argv)
 		}
 		/* print what is ready, in plan order */
 		while (printed < plan.njobs && state[printed] == 2) {
-			struct pa_result *r = &res[printed];
-
-			struct diag *d = &diag[printed];
-
-			if (d->out)
-				fwrite(d->out, 1, d->outlen, stdout);
-			if (tap && d->tap)
-				fwrite(d->tap, 1, d->taplen, tap);
-			free(d->out);
-			free(d->tap);
-			d->out = d->tap = NULL;
-			pa_ktap_result(stdout, printed + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
-			if (tap)
-				pa_ktap_result(tap, printed + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
-			pa_count(&counts, r->outcome);
-			if (tsv)
-				fprintf(tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
-					r->duration_ms, r->detail);
+			emit_result(&sink, printed, &res[printed], &diag[printed]);
 			state[printed++] = 3;
-			done++;
-			if (progress)
-				fprintf(stderr, "\r[%d/%d] %.60s\033[K", printed, plan.njobs, r->name);
 		}
 		if (printed >= plan.njobs || (!running && (stop_sig || next >= plan.njobs)))
 			break;
@@ -810,7 +827,7 @@ int main(int argc, char **argv)
 		{
 			struct pollfd pfd[64];
 			int who[64], n = 0;
-			long wait = 1000, now = pa_exec_now_ms();
+			long wait = 1000, now = now_ms();
 
 			for (int k = 0; k < nslots && n < 64; k++) {
 				if (slots[k].j < 0 || state[slots[k].j] != 1)
@@ -827,17 +844,17 @@ int main(int argc, char **argv)
 			for (int m = 0; m < n; m++) {
 				struct slot *sl = &slots[who[m]];
 
-				if (!pa_exec_pump(&sl->e))
-					continue;
 				int j = sl->j;
 
+				if (!pa_exec_pump(&sl->e))
+					continue;
 				if (stop_sig && sl->e.stopping) {
 					/* stopped while it ran: the case was told to
 					 * end, so what it did is no result */
 					pa_exec_finish(&sl->e);
 					free(sl->e.output);
 					sl->e.output = NULL;
-					state[sl->j] = 4;
+					state[j] = 4;
 					sl->j = -1;
 					running--;
 					continue;
@@ -859,15 +876,7 @@ int main(int argc, char **argv)
 			char why[600];
 
 			if (state[j] == 2) {	/* ended beside an earlier one */
-				struct pa_result *r = &res[j];
-
-				pa_ktap_result(stdout, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
-				if (tap)
-					pa_ktap_result(tap, j + 1, r->name, r->outcome, r->detail[0] ? r->detail : NULL);
-				pa_count(&counts, r->outcome);
-				if (tsv)
-					fprintf(tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
-						r->duration_ms, r->detail);
+				emit_result(&sink, j, &res[j], &diag[j]);
 				state[j] = 3;
 				continue;
 			}
@@ -882,7 +891,7 @@ int main(int argc, char **argv)
 				pa_ktap_result(tap, j + 1, plan.jobs[j].name, PA_SKIP, why);
 		}
 	}
-	if (progress)
+	if (sink.progress)
 		fprintf(stderr, "\r\033[K");
 	/* the summary reads the results printed, in order */
 	done = 0;
@@ -920,16 +929,29 @@ int main(int argc, char **argv)
 	}
 	if (tsv)
 		fclose(tsv);
-	if (o.json) {
-		FILE *js = fopen(o.json, "w");
+	{
+		/* one summary: in the run directory, and where --json says */
 		const char *id = strrchr(run_dir, '/');
+		const char *run_id = id ? id + 1 : run_dir;
+		long total_ms = now_ms() - t0;
 
-		if (!js || (write_summary(js, &ctx, run_dir[0] ? (id ? id + 1 : run_dir) : "",
-					  res, done, &counts, now_ms() - t0, &plan,
-					  have_abi ? &abi : NULL, (int)stop_sig, interrupted),
-			    fclose(js))) {
-			fprintf(stderr, "perfabi-run: cannot write %s: %s\n", o.json, strerror(errno));
-			rc = 2;
+		for (int k = 0; k < 2; k++) {
+			FILE *js = k ? (o.json ? fopen(o.json, "w") : NULL) :
+				       (run_dir[0] ? open_in(run_dir, "summary.json") : NULL);
+
+			if (!js) {
+				if (k && o.json) {
+					fprintf(stderr, "perfabi-run: cannot write %s: %s\n", o.json, strerror(errno));
+					rc = 2;
+				}
+				continue;
+			}
+			write_summary(js, &ctx, run_id, res, done, &counts, total_ms, &plan,
+				      have_abi ? &abi : NULL, (int)stop_sig, interrupted);
+			if (fclose(js) && k) {
+				fprintf(stderr, "perfabi-run: cannot write %s: %s\n", o.json, strerror(errno));
+				rc = 2;
+			}
 		}
 	}
 	if (o.junit && write_junit(o.junit, ctx.release, res, done)) {
@@ -937,15 +959,6 @@ int main(int argc, char **argv)
 		rc = 2;
 	}
 	if (run_dir[0]) {
-		FILE *js = open_in(run_dir, "summary.json");
-		const char *id = strrchr(run_dir, '/');
-
-		if (js) {
-			write_summary(js, &ctx, id ? id + 1 : run_dir, res, done, &counts,
-				      now_ms() - t0, &plan, have_abi ? &abi : NULL,
-				      (int)stop_sig, interrupted);
-			fclose(js);
-		}
 		printf("# results: %s\n", run_dir);
 	}
 	if (have_abi)
@@ -955,8 +968,8 @@ int main(int argc, char **argv)
 	pa_matrix_totals(stdout, &plan, res, done);
 	print_skip_reasons(stdout, res, done);
 	pa_print_totals(stdout, &counts);
-	if (counts.n[PA_FAIL] && !stop_sig)
-		rc = 1;
+	if (counts.n[PA_FAIL] && !stop_sig && !rc)
+		rc = 1;	/* an output that could not be written (2) stays 2 */
 	free(res);
 	free(all);
 	return rc;
