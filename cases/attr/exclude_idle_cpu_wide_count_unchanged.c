@@ -70,7 +70,9 @@ PERFABI_CASE(
 	       "(the only reader of exclude_idle)",
 	.alone = true,
 	.covers = "attr.exclude_idle sw.CPU_CLOCK arg.cpu",
-	.privileged = true,
+	/* the permission rules for CPU-wide and kernel counting in every
+	 * cell are privilege/'s: this runs where root opens the events
+	 * and where user is refused (the plain cells) */
 	.features = "hrtimer",
 	.probe = pa_probe_priv,
 	.xfail = {

@@ -67,7 +67,9 @@ PERFABI_CASE(
 	       "perf_allow_cpu(), perf_allow_kernel()",
 	.alone = true,
 	.covers = "attr.exclude_idle sw.CPU_CLOCK arg.cpu sample.TID",
-	.privileged = true,
+	/* the permission rules for CPU-wide and kernel counting in every
+	 * cell are privilege/'s: this runs where root opens the events
+	 * and where user is refused (the plain cells) */
 	.probe = pa_probe_priv,
 ) {
 	int want = pa_expected_errno(PA_NEED_KERNEL);

@@ -20,7 +20,9 @@ PERFABI_CASE(
 	.covers = "type.dynamic arg.pid attr.uprobe_path attr.probe_offset",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",
-	.privileged = true,
+	/* the uprobe PMU's permission rule in every cell is
+	 * probe/uprobe_pmu_needs_sys_admin's: this runs where root opens
+	 * the event and where user is refused (the plain cells) */
 	.probe = pa_probe_priv,
 ) {
 	const char *exe = pa_self_exe();

@@ -58,7 +58,9 @@ PERFABI_CASE(
 	.covers = "type.dynamic attr.config attr.uprobe_path attr.probe_offset sysfs.format",
 	.pmu = "uprobe",
 	.min_kernel = "4.20",
-	.privileged = true,
+	/* the uprobe PMU's permission rule in every cell is
+	 * probe/uprobe_pmu_needs_sys_admin's: this runs where root opens
+	 * the event and where user is refused (the plain cells) */
 	.probe = pa_probe_priv,
 ) {
 	const char *exe = pa_self_exe();

@@ -13,7 +13,9 @@ PERFABI_CASE(
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset attr.config",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",
-	.privileged = true,
+	/* the uprobe PMU's permission rule in every cell is
+	 * probe/uprobe_pmu_needs_sys_admin's: this runs where root opens
+	 * the event and where user is refused (the plain cells) */
 	.probe = pa_probe_priv,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(0);

@@ -28,7 +28,9 @@ PERFABI_CASE(
 	.tags = "linux-git=bddf10d26e6e",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",
-	.privileged = true,
+	/* the uprobe PMU's permission rule in every cell is
+	 * probe/uprobe_pmu_needs_sys_admin's: this runs where root opens
+	 * the event and where user is refused (the plain cells) */
 	.probe = pa_probe_priv,
 	.destructive = true,
 	.xfail = {

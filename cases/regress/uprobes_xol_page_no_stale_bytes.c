@@ -53,7 +53,9 @@ PERFABI_CASE(
 	.tags = "linux-git=34820304cc2c",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",
-	.privileged = true,
+	/* the uprobe PMU's permission rule in every cell is
+	 * probe/uprobe_pmu_needs_sys_admin's: this runs where root opens
+	 * the event and where user is refused (the plain cells) */
 	.probe = pa_probe_priv,
 	.xfail = {
 		.from = "4.17",	/* the uprobe PMU; the bug dates from 3.5 */

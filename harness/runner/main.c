@@ -758,6 +758,9 @@ int main(int argc, char **argv)
 	char *state = calloc((size_t)plan.njobs + 1, 1);
 	struct diag *diag = calloc((size_t)plan.njobs + 1, sizeof(*diag));
 	int next = 0, printed = 0, running = 0, run_level = 0;
+	/* one at a time: plan order, so a guest that dies loses no result
+	 * already run; else a paranoid level's jobs together */
+	int *order = calloc((size_t)plan.njobs + 1, sizeof(*order));
 	bool run_alone = false;
 	/* where the KTAP goes to a file or a pipe but a person watches the
 	 * terminal: a progress line there, rewritten in place */
@@ -768,16 +771,18 @@ int main(int argc, char **argv)
 
 	for (int k = 0; k < nslots; k++)
 		slots[k].j = -1;
+	pa_plan_order(&plan, nslots > 1, order);
 	/*
-	 * Jobs start in plan order, up to -j at once, as long as they share
+	 * Jobs start in `order`, up to -j at once, as long as they share
 	 * the paranoid level (a global sysctl) of those running; a case
 	 * declared .alone starts only when nothing runs and keeps the machine
 	 * to itself. Results print in plan order whatever order they end in.
 	 */
 	while (printed < plan.njobs) {
 		while (!stop_sig && next < plan.njobs && running < nslots) {
-			struct pa_job *job = &plan.jobs[next];
-			struct pa_result *r = &res[next];
+			int x = order[next];
+			struct pa_job *job = &plan.jobs[x];
+			struct pa_result *r = &res[x];
 			bool alone = job->ci->alone || nslots == 1;
 			int k;
 
@@ -785,31 +790,36 @@ int main(int argc, char **argv)
 			r->outcome = PA_FAIL;
 			if (job->ci->timeout < 0) {
 				snprintf(r->detail, sizeof(r->detail), "runner: '%s --info' failed", job->ci->path);
-				state[next++] = 2;
+				state[x] = 2;
+				next++;
 				continue;
 			}
 			if (job->skip_reason[0]) {
 				r->outcome = PA_SKIP;
 				snprintf(r->detail, sizeof(r->detail), "%s", job->skip_reason);
-				state[next++] = 2;
+				state[x] = 2;
+				next++;
 				continue;
 			}
 			if (running && (alone || run_alone || job->level != run_level))
 				break;	/* wait for those running to end */
 			if (pa_job_enter(&plan, job, err, sizeof(err))) {
 				snprintf(r->detail, sizeof(r->detail), "runner: %s", err);
-				state[next++] = 2;
+				state[x] = 2;
+				next++;
 				continue;
 			}
 			for (k = 0; slots[k].j >= 0; k++)
 				;
-			if (start_job(&slots[k], job, next, o.timeout_scale, !alone)) {
+			if (start_job(&slots[k], job, x, o.timeout_scale, !alone)) {
 				snprintf(r->detail, sizeof(r->detail), "runner: cannot run %s", job->ci->path);
 				slots[k].j = -1;
-				state[next++] = 2;
+				state[x] = 2;
+				next++;
 				continue;
 			}
-			state[next++] = 1;
+			state[x] = 1;
+			next++;
 			running++;
 			run_level = job->level;
 			run_alone = alone;
@@ -905,6 +915,7 @@ int main(int argc, char **argv)
 	free(diag);
 	free(slots);
 	free(state);
+	free(order);
 	pa_matrix_end(&plan);
 	if (plan.notes[0])
 		printf("%s\n", plan.notes);

@@ -246,6 +246,32 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 	return 0;
 }
 
+void pa_plan_order(const struct pa_plan *p, bool grouped, int *order)
+{
+	int seen[16], nseen = 0, n = 0;
+
+	if (!grouped) {
+		for (int j = 0; j < p->njobs; j++)
+			order[j] = j;
+		return;
+	}
+	/* levels in the order the plan first reaches them */
+	for (int j = 0; j < p->njobs; j++) {
+		int k;
+
+		for (k = 0; k < nseen && seen[k] != p->jobs[j].level; k++)
+			;
+		if (k == nseen && nseen < 16)
+			seen[nseen++] = p->jobs[j].level;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < nseen; k++)
+			for (int j = 0; j < p->njobs; j++)
+				if (p->jobs[j].ci->destructive == (pass == 1) &&
+				    p->jobs[j].level == seen[k])
+					order[n++] = j;
+}
+
 void pa_plan_json(FILE *f, const struct pa_plan *p)
 {
 	fprintf(f, "{\"identities\": [");

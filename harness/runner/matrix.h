@@ -65,6 +65,11 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		  const struct pa_context *ctx, struct pa_case_info *cases,
 		  int ncases, char *err, size_t errlen);
 void pa_plan_json(FILE *f, const struct pa_plan *p);
+/* The order jobs start in (indices into p->jobs). grouped: the jobs of one
+ * paranoid level together (the level is a global sysctl, so a parallel
+ * run drains at every change of it), destructive ones still last, plan
+ * order within a group; else plan order. */
+void pa_plan_order(const struct pa_plan *p, bool grouped, int *order);
 
 /* Lock, replay a journal left by a killed run, save the current level. */
 int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen);
