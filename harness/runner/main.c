@@ -659,14 +659,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	for (int i = 0; i < nall; i++) {
-		if (!pa_name_selected(&o, all[i].name))
-			continue;
-		if (pa_case_load_info(&all[i])) {
-			snprintf(all[i].assertion, sizeof(all[i].assertion), "%s", "");
-			all[i].timeout = -1;	/* reported as a failure below */
-		}
-		all[nsel++] = all[i];
+	for (int i = 0; i < nall; i++)
+		if (pa_name_selected(&o, all[i].name))
+			all[nsel++] = all[i];
+	/* --info runs nothing of the case's: as many at once as there are
+	 * CPUs, whatever -j says */
+	{
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		pa_case_load_infos(all, nsel, ncpu < 1 ? 1 : (int)ncpu);
 	}
 	if (o.abi_check)
 		return abi_check(&o, all, nsel);
