@@ -390,7 +390,8 @@ build_initramfs() {
 	# debug info is most of a static binary: strip it from the copies, but
 	# keep the symbol table (the uprobe cases look up their own functions)
 	if command -v strip >/dev/null; then
-		find "$st/perfabi" -type f -perm -u+x -exec strip --strip-debug {} + 2>/dev/null
+		find "$st/perfabi" -type f -perm -u+x -print0 |
+			xargs -0 -r -n 64 -P "$(nproc 2>/dev/null || echo 2)" strip --strip-debug 2>/dev/null
 	fi
 	: >"$st/perfabi/args"
 	for a in "${guest_args[@]}"; do

@@ -2,6 +2,8 @@
 #   make units     build the cmocka unit tests of the harness and runner
 #   make check     everything: units, ABI map, integration tests, ./run.sh
 #   make check-bisect  ./run.sh bisect names an injected kernel regression
+#   make check-kselftest  the installed tree under the kernel's run_kselftest.sh
+#                      gives the source tree's results
 
 CMOCKA_LIBS ?= -lcmocka
 UNIT_SRC    := $(sort $(wildcard tests/unit/test_*.c))
@@ -22,10 +24,15 @@ check:
 check-bisect: all
 	@tests/check-bisect.sh
 
+# make install plus the kernel's run_kselftest.sh (from linux-source-6.12):
+# every case as a kselftest test, the same results as the source tree
+check-kselftest: all
+	@tests/check-kselftest.sh
+
 coverage:
 	@tests/coverage.sh
 
-.PHONY: units check-bisect
+.PHONY: units check-bisect check-kselftest
 
 # Harness self-test cases (not part of the suite): tests/cases/<area>/*.c
 SELF_SRC := $(sort $(wildcard tests/cases/*/*.c))

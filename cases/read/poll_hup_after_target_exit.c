@@ -1,6 +1,7 @@
 #include "perfabi.h"
 
 #include <poll.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -17,7 +18,6 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
-	struct timespec nap = { 0, 100 * 1000 * 1000 };
 	int ready[2], go[2], fd;
 	struct pa_ring ring;
 	struct pollfd p;
@@ -29,9 +29,16 @@ PERFABI_CASE(
 	pid = fork();
 	ASSERT_NE(pid, -1);
 	if (pid == 0) {
+		uint64_t end;
+
 		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(1);
-		nanosleep(&nap, NULL);	/* let the parent block in poll() */
+		/* exit once the parent sleeps in poll(), so the exit wakes it
+		 * (a parent not yet asleep after 5 s: exit anyway) */
+		end = pa_clock_ns(CLOCK_MONOTONIC) + 5000000000ull;
+		while (pa_task_state(getppid(), 0, NULL) != 'S' &&
+		       pa_clock_ns(CLOCK_MONOTONIC) < end)
+			sched_yield();
 		_exit(0);
 	}
 	ASSERT_EQ(read(ready[0], &c, 1), 1);
