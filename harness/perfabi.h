@@ -686,6 +686,14 @@ void pa_work_pages(int pages);
 void pa_check_clockid_times(clockid_t clk, const char *clk_name);
 /* Spin until this thread has used `ms` milliseconds of CPU time. */
 void pa_work_cpu_ms(int ms);
+/* The least time an event of this task that was on (enabled, or running)
+ * throughout pa_work_cpu_ms(ms) shows: perf switches the task's events
+ * out in prepare_task_switch() and back in finish_task_switch(), while the
+ * thread's CPU time also counts the switch path between them, tens of
+ * microseconds a switch on a loaded machine (seen: 19.9 ms for 20 ms of
+ * work, 2 CPUs running 8 cases). Half the work is a bound no correct
+ * kernel misses; an event that was off shows about none of it. */
+#define PA_WORKED_NS_MIN(ms) ((uint64_t)(ms) * 500000ull)
 /* RESET + ENABLE fd, run work(arg), DISABLE, read the one u64 value. */
 uint64_t pa_count_over(int fd, void (*work)(int), int arg);
 /* Count clock event config (task-clock, cpu-clock) over 200 ms of this
