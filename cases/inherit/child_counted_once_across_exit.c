@@ -75,7 +75,6 @@ static struct share child_share(int inh, int own, int pages)
 PERFABI_CASE(
 	.assertion = "with inherit set, a child's events are counted exactly once: the child's share of the parent's value is the same read while the child is alive (its work done) and after it has exited and been reaped, and a child touching 512 more fresh pages adds exactly 512 more",
 	.ref = "perf_event_open(2), inherit: \"this counter should count events of child tasks as well as the task specified\"; kernel/events/core.c perf_event_read_value() (child_list) and sync_child_event() (child_count at exit)",
-	.alone = true,	/* exact page-fault counts: concurrent memory activity (reclaim, compaction) moves them by one or two */
 	.covers = "attr.inherit",
 	.probe = pa_probe_self_perf,
 ) {

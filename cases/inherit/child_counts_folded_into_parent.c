@@ -35,13 +35,6 @@ static uint64_t child_share(int inh, int own, int pages)
 PERFABI_CASE(
 	.assertion = "with inherit set, a forked child's counts are added to the parent's event: after the child exits and is reaped, the parent's value has grown by exactly the child's page faults (a child touching 512 more fresh pages adds exactly 512 more)",
 	.ref = "perf_event_open(2), inherit: \"The inherit bit specifies that this counter should count events of child tasks as well as the task specified\"; kernel/events/core.c sync_child_event()",
-	/*
-	 * exact page-fault counts: a forked child's count was one more or one
-	 * less (15 of 13,730 runs) with three more copies of this case on the
-	 * other CPU, none in 7,146 runs with all on one CPU; keeping the case
-	 * on its CPU did not help (33 of 11,532). Cause not found yet.
-	 */
-	.alone = true,
 	.covers = "attr.inherit",
 	.probe = pa_probe_self_perf,
 ) {

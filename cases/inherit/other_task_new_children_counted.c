@@ -40,7 +40,6 @@ static uint64_t child_share(int inh, int own, struct pa_puppet *p, int pages)
 PERFABI_CASE(
 	.assertion = "inherit on an event attached to another process (pid > 0): the children that process forks after the open are counted, each exactly once (a child touching 512 more fresh pages adds exactly 512 more)",
 	.ref = "perf_event_open(2), inherit: \"count events of child tasks as well as the task specified\"; kernel/events/core.c perf_event_init_context() walks the forking task's context, whoever opened the event",
-	.alone = true,	/* exact page-fault counts: concurrent memory activity (reclaim, compaction) moves them by one or two */
 	.covers = "attr.inherit arg.pid",
 	.probe = pa_probe_self_perf,
 ) {

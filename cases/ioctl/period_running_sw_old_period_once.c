@@ -6,7 +6,6 @@
 PERFABI_CASE(
 	.assertion = "Finding: after PERF_EVENT_IOC_PERIOD on a running software sampling event, the first event overflows at once, the next overflow comes at the P-th event after the ioctl, P being the old period (as if the old period restarted at the ioctl), and only from then on every new period",
 	.ref = "kernel/events/core.c __perf_event_period() sets period_left to 0; perf_swevent_set_period() computes the next period from hw.last_period, which still holds the old period once; perf_event_open(2) PERF_EVENT_IOC_PERIOD says only that the new period takes effect immediately",
-	.alone = true,	/* exact page-fault counts (see inherit/child_counts_folded_into_parent) */
 	.covers = "ioctl.PERIOD attr.sample_period record.SAMPLE",
 	.min_kernel = "3.14",
 	.probe = pa_probe_self_perf,

@@ -24,7 +24,6 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), Arguments \"the specified process/thread\" "
 	       "and inherit; kernel/events/core.c find_lively_task_by_vpid() "
 	       "(one task, not a thread group)",
-	.alone = true,	/* exact page-fault counts: concurrent memory activity (reclaim, compaction) moves them by one or two */
 	.covers = "arg.pid",
 	.probe = pa_probe_self_perf,
 ) {

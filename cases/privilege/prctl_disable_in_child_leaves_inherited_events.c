@@ -41,7 +41,6 @@ static uint64_t child_share(int inh, int own, int pages)
 PERFABI_CASE(
 	.assertion = "PR_TASK_PERF_EVENTS_DISABLE called by a child does not touch the events it inherited: after the child's prctl, a child touching 512 more fresh pages still adds exactly 512 more to the parent's inherited counter",
 	.ref = "perf_event_open(2), \"This applies only to events created locally by the calling process. This does not apply to events created by other processes attached to the calling process or inherited events from a parent process\"; kernel/events/core.c perf_event_task_disable() (current->perf_event_list), perf_event_init_task() (the list starts empty)",
-	.alone = true,	/* exact page-fault counts: concurrent memory activity (reclaim, compaction) moves them by one or two */
 	.covers = "prctl.TASK_PERF_EVENTS_DISABLE attr.inherit",
 	.privileged = true,
 	.probe = pa_probe_priv,
