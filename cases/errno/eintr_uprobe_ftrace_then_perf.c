@@ -6,14 +6,21 @@
  * A uprobe trace event is handled either by ftrace or by perf, not both:
  * with the event enabled through tracefs (TP_FLAG_TRACE), opening it as
  * a perf tracepoint makes trace_uprobe_register(TRACE_REG_PERF_REGISTER)
- * -> probe_event_enable(file == NULL) return -EINTR. The probe is placed
- * on a fixture binary nobody runs, so it never fires.
+ * -> probe_event_enable(file == NULL) return -EINTR. Once ftrace lets go
+ * of it, perf may have it. The probe is on a function of this case that
+ * nothing calls while it is on.
  */
 #define GROUP "pa_group_eintr"
 
-static int write_str(const char *path, const char *s, int flags)
+__attribute__((noinline)) void pa_eintr_target_fn(void);
+__attribute__((noinline)) void pa_eintr_target_fn(void)
 {
-	int fd = open(path, O_WRONLY | flags);
+	__asm__ volatile("" ::: "memory");
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
@@ -23,72 +30,34 @@ static int write_str(const char *path, const char *s, int flags)
 	return n == (ssize_t)strlen(s) ? 0 : -1;
 }
 
-/* Disable and delete every probe of GROUP (ours, or a killed run's). */
-static void cleanup(const char *t)
-{
-	char path[512], line[1024], name[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/uprobe_events", t);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, GROUP "/"), *sp;
-
-		if (!p)
-			continue;
-		if ((sp = strchr(p, ' ')))
-			*sp = 0;
-		snprintf(name, sizeof(name), "%s", p);
-		snprintf(path, sizeof(path), "%s/events/%s/enable", t, name);
-		write_str(path, "0", 0);
-		snprintf(path, sizeof(path), "%s/uprobe_events", t);
-		snprintf(line, sizeof(line), "-:%s\n", name);
-		write_str(path, line, O_APPEND);
-	}
-	fclose(f);
-}
-
 PERFABI_CASE(
-	.assertion = "opening a uprobe trace event as a perf event while ftrace has it enabled fails with EINTR (perf and ftrace handling cannot be mixed)",
+	.assertion = "opening a uprobe trace event as a perf event while ftrace has it enabled fails with EINTR (perf and ftrace handling cannot be mixed); once ftrace disabled it, the same open succeeds",
 	.ref = "perf_event_open(2), EINTR: \"Returned when trying to mix perf and ftrace handling for a uprobe\"; kernel/trace/trace_uprobe.c probe_event_enable(): TP_FLAG_TRACE set and file == NULL -> -EINTR",
-	.alone = true,
-	.covers = "errno.EINTR",
+	.alone = true,	/* tracefs probe definitions are global */
+	.covers = "errno.EINTR type.TRACEPOINT",
 	.root = true,
 	.tracefs = true,
+	.min_kernel = "3.5",
 ) {
-	const char *t = pa_tracefs();
-	char path[512], cmd[1024], name[64];
-	struct perf_event_attr attr = pa_sw_attr(0);
+	long off = pa_self_sym_offset("pa_eintr_target_fn");
+	struct perf_event_attr attr;
+	char path[512], name[64];
 	long id;
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/uprobe_events", t);
-	if (access(path, W_OK))
-		pa_skip("no uprobe_events in tracefs (CONFIG_UPROBE_EVENTS)");
-	cleanup(t);
-	snprintf(name, sizeof(name), "p%d", (int)getpid());
-	snprintf(cmd, sizeof(cmd), "p:%s/%s %s:0x1000\n", GROUP, name,
-		 pa_fixture("fd_state"));
-	if (write_str(path, cmd, O_APPEND))
-		pa_skip("cannot create uprobe \"%s\": %s", cmd, pa_errno_name(errno));
+	if (pa_uprobe_event_add(GROUP, 'p', pa_self_exe(), off, name, sizeof(name))) {
+		pa_fail("the kernel refused the uprobe event: %s", pa_errno_name(errno));
+		return;
+	}
 	id = pa_tracepoint_id(GROUP, name);
-	snprintf(path, sizeof(path), "%s/events/%s/%s/enable", t, GROUP, name);
-	if (id < 0 || write_str(path, "1", 0)) {
-		pa_fail("uprobe %s/%s: id %ld, enabling it via ftrace: %s", GROUP,
-			name, id, pa_errno_name(errno));
-		cleanup(t);
-		pa_abort();
-	}
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.config = (uint64_t)id;
+	ASSERT_GE(id, 0);
+	snprintf(path, sizeof(path), "%s/events/%s/%s/enable", pa_tracefs(), GROUP, name);
+	ASSERT_OK(write_str(path, "1"));
+	attr = pa_tp_attr((uint64_t)id);
+	attr.exclude_kernel = 1;
 	EXPECT_OPEN_FAIL(&attr, 0, -1, -1, 0, EINTR);
-	/* once ftrace lets go of it, perf may have it */
-	if (write_str(path, "0", 0) == 0) {
-		int fd = EXPECT_OPEN(&attr, 0, -1, -1, 0);
-
-		if (fd >= 0)
-			close(fd);
-	}
-	cleanup(t);
+	ASSERT_OK(write_str(path, "0"));
+	fd = EXPECT_OPEN(&attr, 0, -1, -1, 0);
+	if (fd >= 0)
+		close(fd);
 }
