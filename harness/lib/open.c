@@ -251,18 +251,52 @@ const char *pa_core_pmu_name(void)
 	return NULL;
 }
 
+/* The first CPU of a sysfs CPU list ("0-7,16-23") that this thread may
+ * run on; -1 when none is (or the list is not one). */
+static int first_allowed_cpu(const char *list)
+{
+	cpu_set_t set;
+	const char *p = list;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	while (isdigit((unsigned char)*p)) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p)
+				return -1;
+		}
+		for (long c = lo; c <= hi && c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set))
+				return (int)c;
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+	return -1;
+}
+
 int pa_hw_open_or_skip(uint32_t type, uint64_t config)
 {
 	struct perf_event_attr a = pa_sw_attr(config);
-	char cpus[64];
+	char cpus[256];
 	int fd;
 
 	/* hybrid x86: PERF_TYPE_HARDWARE/HW_CACHE/RAW without an extended
-	 * type go to cpu_core, which counts only on its own CPUs: run there */
-	if (!read_line("/sys/bus/event_source/devices/cpu_core/cpus", cpus,
-		       sizeof(cpus)) && isdigit((unsigned char)cpus[0]) &&
-	    pa_pin_cpu(atoi(cpus)))
-		pa_diag("could not pin to cpu_core CPU %d", atoi(cpus));
+	 * type go to cpu_core, which counts only on its own CPUs: run on one
+	 * this task may use, or SKIP (on an E-core it would count nothing) */
+	if (!read_line("/sys/bus/event_source/devices/cpu_core/cpus", cpus, sizeof(cpus))) {
+		int cpu = first_allowed_cpu(cpus);
+
+		if (cpu < 0)
+			pa_skip("hybrid x86: none of the cpu_core CPUs (%s) is allowed to this task", cpus);
+		if (pa_pin_cpu(cpu))
+			pa_skip("hybrid x86: cannot run on cpu_core CPU %d: %s", cpu, pa_errno_str(errno));
+	}
 	a.type = type;
 	errno = 0;
 	fd = pa_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
