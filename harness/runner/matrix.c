@@ -267,17 +267,22 @@ void pa_plan_order(const struct pa_plan *p, bool grouped, int *order)
 	/* within a level, identity by identity: the cells of one case (which
 	 * plan order puts next to each other) come far apart, so that they
 	 * seldom run at once (see the runner's rule in main.c) */
+	/* and the .alone ones after the others of their level: each one
+	 * waits for all that run to end, so scattered among the others they
+	 * would empty the machine hundreds of times */
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < nseen; k++)
-			for (int id = 0; id <= 4; id++)
-				for (int j = 0; j < p->njobs; j++) {
-					const struct pa_job *jb = &p->jobs[j];
-					int jid = jb->id ? (int)(jb->id - pa_identities) : 4;
+			for (int alone = 0; alone < 2; alone++)
+				for (int id = 0; id <= 4; id++)
+					for (int j = 0; j < p->njobs; j++) {
+						const struct pa_job *jb = &p->jobs[j];
+						int jid = jb->id ? (int)(jb->id - pa_identities) : 4;
 
-					if (jb->ci->destructive == (pass == 1) &&
-					    jb->level == seen[k] && jid == id)
-						order[n++] = j;
-				}
+						if (jb->ci->destructive == (pass == 1) &&
+						    jb->level == seen[k] && jb->ci->alone == (alone == 1) &&
+						    jid == id)
+							order[n++] = j;
+					}
 }
 
 void pa_plan_json(FILE *f, const struct pa_plan *p)

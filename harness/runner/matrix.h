@@ -66,7 +66,7 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		  int ncases, char *err, size_t errlen);
 void pa_plan_json(FILE *f, const struct pa_plan *p);
 /* The order jobs start in (indices into p->jobs). grouped: the jobs of one
- * paranoid level together, identity by identity (the level is a global sysctl, so a parallel
+ * paranoid level together, .alone ones last, identity by identity (the level is a global sysctl, so a parallel
  * run drains at every change of it), destructive ones still last, plan
  * order within a group; else plan order. */
 void pa_plan_order(const struct pa_plan *p, bool grouped, int *order);
