@@ -204,6 +204,57 @@ static void restricting_level_adds_user_at_2(void **state)
 	free(p.jobs);
 }
 
+/* the start order under -j: one paranoid level's jobs together (the
+ * machine's level first, as the plan reaches it), .alone ones after the
+ * others of their level, identity by identity, destructive ones last;
+ * -j1: plan order */
+static void start_order(void **state)
+{
+	struct pa_case_info cs[4] = {
+		{ .name = "a/plain", .timeout = 10 },
+		{ .name = "b/alone", .timeout = 10, .alone = true },
+		{ .name = "c/priv", .timeout = 10, .privileged = true },
+		{ .name = "d/destructive", .timeout = 10, .destructive = true },
+	};
+	struct pa_opts o;
+	struct pa_plan p;
+	struct pa_context ctx = root_ctx();
+	char err[256];
+	int order[64], seen[64] = { 0 };
+
+	(void)state;
+	pa_plan_init(&p);
+	parse(1, (char *[]){ "x", NULL }, &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, cs, 4, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 2 + 2 + 24 + 2);
+	pa_plan_order(&p, false, order);
+	for (int i = 0; i < p.njobs; i++)
+		assert_int_equal(order[i], i);
+	pa_plan_order(&p, true, order);
+	for (int i = 0; i < p.njobs; i++) {
+		assert_true(order[i] >= 0 && order[i] < p.njobs);
+		assert_int_equal(seen[order[i]]++, 0);	/* each job once */
+	}
+	/* level 2 is where the plan starts (the plain cases); its jobs come
+	 * first: the plain ones by identity, then the .alone ones */
+	assert_string_equal(p.jobs[order[0]].name, "a/plain@root,paranoid=2");
+	assert_string_equal(p.jobs[order[1]].name, "c/priv@root,paranoid=2");
+	assert_string_equal(p.jobs[order[2]].name, "c/priv@perfmon,paranoid=2");
+	assert_string_equal(p.jobs[order[3]].name, "c/priv@sysadmin,paranoid=2");
+	assert_string_equal(p.jobs[order[4]].name, "a/plain@user,paranoid=2");
+	assert_string_equal(p.jobs[order[5]].name, "c/priv@user,paranoid=2");
+	assert_string_equal(p.jobs[order[6]].name, "b/alone@root,paranoid=2");
+	assert_string_equal(p.jobs[order[7]].name, "b/alone@user,paranoid=2");
+	/* then the other levels, in the plan's order of them */
+	assert_string_equal(p.jobs[order[8]].name, "c/priv@root,paranoid=-1");
+	for (int i = 8; i < p.njobs - 2; i++)
+		assert_int_not_equal(p.jobs[order[i]].level, 2);
+	/* the destructive case last, whatever its level */
+	assert_string_equal(p.jobs[order[p.njobs - 2]].name, "d/destructive@root,paranoid=2");
+	assert_string_equal(p.jobs[order[p.njobs - 1]].name, "d/destructive@user,paranoid=2");
+	free(p.jobs);
+}
+
 static void full_and_selected_plans(void **state)
 {
 	struct pa_opts o;
@@ -325,6 +376,7 @@ int main(void)
 		cmocka_unit_test(levels_and_identities),
 		cmocka_unit_test(default_plan),
 		cmocka_unit_test(restricting_level_adds_user_at_2),
+		cmocka_unit_test(start_order),
 		cmocka_unit_test(full_and_selected_plans),
 		cmocka_unit_test(unprivileged_runner_plans_skips),
 	};
