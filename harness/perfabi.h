@@ -828,6 +828,15 @@ void pa_become_fresh_uid(void);
 pid_t pa_exec_child_start(int *go_fd, int pages, const char *name,
 			  const char *arg);
 int pa_exec_child_go(pid_t pid, int go_fd);
+/* A forked child that waits until told to go, then touches `pages` fresh
+ * pages (0: none) and execs /bin/cat reading a pipe (its output to
+ * /dev/null): the new image then sleeps in read() until *in_fd is closed
+ * (EOF: it exits 0; the caller reaps it). SKIP where /bin/cat is missing.
+ * pa_blocked_cat_go() tells it to go and waits (at most 10 s) until the
+ * exec'd cat sleeps; where it does not, the case fails and ends (the child
+ * killed). */
+pid_t pa_blocked_cat_start(int *go_fd, int *in_fd, int pages);
+void pa_blocked_cat_go(pid_t pid, int go_fd);
 /* `pages` page faults taken in kernel mode: read() of /dev/zero into fresh
  * anonymous pages (the copy to user space faults them in). */
 void pa_kernel_faults(int pages);

@@ -443,6 +443,9 @@ end_watch() { # raw-console pid
 	done
 }
 
+# b - a, seconds to a tenth
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", b - a}'; }
+
 # ------------------------------------------------------------ JSON helper
 js() { # JSON string
 	local s=$1
@@ -621,12 +624,12 @@ for i in "${!k_label[@]}"; do
 		ti0=$(date +%s.%N)
 		build_initramfs || die "cannot build the initramfs in $WORK"
 		ti1=$(date +%s.%N)
-		initramfs_s=$(awk -v a="$ti0" -v b="$ti1" 'BEGIN{printf "%.1f", b - a}')
+		initramfs_s=$(seconds "$ti0" "$ti1")
 	fi
 	ti0=$(date +%s.%N)
 	initrd_for "$CONFIG" || die "cannot compress the initramfs in $WORK"
 	ti1=$(date +%s.%N)
-	pack_s=$(awk -v a="$ti0" -v b="$ti1" 'BEGIN{printf "%.1f", b - a}')
+	pack_s=$(seconds "$ti0" "$ti1")
 
 	cmdline="console=ttyS0 panic=-1 quiet loglevel=5${APPEND:+ $APPEND}"
 	qcmd=(qemu-system-x86_64 "${qaccel[@]}" -m "$MEM" -smp "$SMP" -nographic -no-reboot
@@ -683,14 +686,14 @@ for i in "${!k_label[@]}"; do
 		break
 	done
 	t1=$(date +%s.%N)
-	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')
+	wall=$(seconds "$t0" "$t1")
 	log=$out/console.log
 
 	boot=$(sed -n 's/^perfabi-vm: init at \([0-9.]*\)s uptime.*/\1/p' "$log" | head -n1)
 	suite0=$(sed -n 's/^perfabi-vm: suite at \([0-9.]*\)s uptime.*/\1/p' "$log" | head -n1)
 	suite1=$(sed -n 's/^perfabi-vm: runner exited [0-9]* at \([0-9.]*\)s uptime.*/\1/p' "$log" | head -n1)
 	suite_s=
-	[ -n "$suite0" ] && [ -n "$suite1" ] && suite_s=$(awk -v a="$suite0" -v b="$suite1" 'BEGIN{printf "%.1f", b - a}')
+	[ -n "$suite0" ] && [ -n "$suite1" ] && suite_s=$(seconds "$suite0" "$suite1")
 	release=$(sed -n 's/^perfabi-vm: init at .*, kernel \([^,]*\),.*/\1/p' "$log" | head -n1)
 	guest_paranoid=$(sed -n 's/^perfabi-vm: init at .*, paranoid \(.*\)$/\1/p' "$log" | head -n1)
 	runner_rc=$(sed -n 's/^===PERFABI-RESULTS-END rc=\([0-9]*\)===$/\1/p' "$log" | tail -n1)

@@ -99,31 +99,10 @@ PERFABI_CASE(
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
 	bool detaches = exec_detaches_group();
 	uint64_t ids[2], ids2[2];
-	int go[2], in[2], l, s, l2, m2, status = -1;
-	char st = 0;
+	int go, in, l, s, l2, m2, status = -1;
 	pid_t pid;
 
-	if (access("/bin/cat", X_OK))
-		pa_skip("/bin/cat is not there to exec");
-	ASSERT_OK(pipe(go));
-	ASSERT_OK(pipe(in));
-	pid = ASSERT_OK(fork());
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		char c;
-
-		close(go[1]);
-		close(in[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(2);
-		dup2(in[0], 0);
-		if (null >= 0)
-			dup2(null, 1);
-		execl("/bin/cat", "cat", (char *)NULL);
-		_exit(3);
-	}
-	close(go[0]);
-	close(in[0]);
+	pid = pa_blocked_cat_start(&go, &in, 0);
 
 	attr.read_format = FMT;
 	l = ASSERT_OPEN(&attr, pid, -1, -1, 0);
@@ -134,19 +113,7 @@ PERFABI_CASE(
 	expect_group(l, "leader before the exec", 2, ids);
 	expect_group(s, "sibling before the exec", 2, ids);
 
-	ASSERT_EQ(write(go[1], "g", 1), 1);
-	/* at most 10 s until the exec'd cat sleeps in read() */
-	for (int i = 0; i < 10000 && st != 'S'; i++) {
-		st = pa_task_state(pid, 0, "cat");
-		if (st != 'S')
-			pa_sleep_ms(1);
-	}
-	if (st != 'S') {
-		pa_fail("the child did not exec cat and block (state '%c')", st ? st : '?');
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		pa_abort();
-	}
+	pa_blocked_cat_go(pid, go);	/* cat sleeps in read() */
 
 	pa_diag("this kernel %s a remove_on_exec event from its group at exec (037a3c43edfb)",
 		detaches ? "detaches" : "does not detach");
@@ -171,12 +138,12 @@ PERFABI_CASE(
 	expect_group(l2, "new group on the exec'd task", 2, ids2);
 	EXPECT_EQ(pa_task_state(pid, 0, "cat"), 'S');	/* it slept throughout */
 
-	close(in[1]);	/* EOF: cat runs (its context scheduled) and exits */
+	close(in);	/* EOF: cat runs (its context scheduled) and exits */
 	EXPECT_EQ(waitpid(pid, &status, 0), pid);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	expect_group(l2, "new group after the task exited", 2, ids2);
 	expect_group(m2, "new member after the task exited", 2, ids2);
-	close(go[1]);
+	close(go);
 	close(m2);
 	close(l2);
 }

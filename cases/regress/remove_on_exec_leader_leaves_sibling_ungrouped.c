@@ -43,35 +43,13 @@ PERFABI_CASE(
 	},
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
-	int cpus[1], go[2], in[2], leader, sib, status = -1;
+	int cpus[1], go, in, leader, sib, status = -1;
 	uint64_t v[3], before[3], l, s_sleep;
-	char st = 0;
 	pid_t pid;
 
-	if (access("/bin/cat", X_OK))
-		pa_skip("/bin/cat is not there to exec");
 	ASSERT_EQ(pa_allowed_cpus(cpus, 1), 1);
 	ASSERT_OK(pa_pin_cpu(cpus[0]));	/* the child inherits it */
-	ASSERT_OK(pipe(go));
-	ASSERT_OK(pipe(in));
-	pid = ASSERT_OK(fork());
-	if (pid == 0) {
-		char c;
-		int null = open("/dev/null", O_WRONLY);
-
-		close(go[1]);
-		close(in[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(2);
-		pa_touch_pages(PRE_PAGES);
-		dup2(in[0], 0);
-		if (null >= 0)
-			dup2(null, 1);
-		execl("/bin/cat", "cat", (char *)NULL);
-		_exit(3);
-	}
-	close(go[0]);
-	close(in[0]);
+	pid = pa_blocked_cat_start(&go, &in, PRE_PAGES);
 
 	attr.disabled = 0;
 	attr.remove_on_exec = 1;
@@ -82,20 +60,7 @@ PERFABI_CASE(
 	pa_read_u64(sib, before, 3);
 	EXPECT_EQ(before[0], 2);	/* the group: leader and sibling */
 
-	ASSERT_EQ(write(go[1], "g", 1), 1);
-	/* wait (at most 10 s) until the exec'd cat sleeps in read() */
-	for (int i = 0; i < 10000; i++) {
-		st = pa_task_state(pid, 0, "cat");
-		if (st == 'S')
-			break;
-		pa_sleep_ms(1);
-	}
-	if (st != 'S') {
-		pa_fail("the child did not exec cat and block (state '%c')", st ? st : '?');
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		pa_abort();
-	}
+	pa_blocked_cat_go(pid, go);	/* cat sleeps in read() */
 
 	l = pa_read_one(leader);	/* frozen at the exec */
 	pa_read_u64(sib, v, 2);
@@ -112,10 +77,10 @@ PERFABI_CASE(
 	EXPECT_EQ(v[1], s_sleep);
 	EXPECT_EQ(pa_task_state(pid, 0, "cat"), 'S');	/* it slept throughout */
 
-	close(in[1]);			/* EOF: cat exits */
+	close(in);			/* EOF: cat exits */
 	EXPECT_EQ(waitpid(pid, &status, 0), pid);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	close(go[1]);
+	close(go);
 	close(sib);
 	close(leader);			/* the close that corrupted the list */
 }

@@ -3,6 +3,7 @@
 #include "perfabi.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -36,6 +37,56 @@ pid_t pa_exec_child_start(int *go_fd, int pages, const char *name,
 	close(p[0]);
 	*go_fd = p[1];
 	return pid;
+}
+
+pid_t pa_blocked_cat_start(int *go_fd, int *in_fd, int pages)
+{
+	int go[2], in[2];
+	pid_t pid;
+
+	if (access("/bin/cat", X_OK))
+		pa_skip("/bin/cat is not there to exec");
+	ASSERT_OK(pipe(go));
+	ASSERT_OK(pipe(in));
+	pid = ASSERT_OK(fork());
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		char c;
+
+		close(go[1]);
+		close(in[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		if (pages > 0)
+			pa_touch_pages(pages);
+		dup2(in[0], 0);
+		if (null >= 0)
+			dup2(null, 1);
+		execl("/bin/cat", "cat", (char *)NULL);
+		_exit(3);
+	}
+	close(go[0]);
+	close(in[0]);
+	*go_fd = go[1];
+	*in_fd = in[1];
+	return pid;
+}
+
+void pa_blocked_cat_go(pid_t pid, int go_fd)
+{
+	char st = 0;
+
+	ASSERT_EQ(write(go_fd, "g", 1), 1);
+	for (int i = 0; i < 10000; i++) {
+		st = pa_task_state(pid, 0, "cat");
+		if (st == 'S')
+			return;
+		pa_sleep_ms(1);
+	}
+	pa_fail("the child did not exec cat and block (state '%c')", st ? st : '?');
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	pa_abort();
 }
 
 int pa_exec_child_go(pid_t pid, int go_fd)

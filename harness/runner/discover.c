@@ -4,17 +4,7 @@
 #include "exec.h"
 
 #include <dirent.h>
-#include <poll.h>
 #include <sys/stat.h>
-#include <time.h>
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
 
 static int add(struct pa_case_info **v, int *n, int *cap, const char *name,
 	       const char *path)
@@ -132,29 +122,18 @@ static void info_failed(struct pa_case_info *ci)
  */
 void pa_case_load_infos(struct pa_case_info *v, int n, int jobs)
 {
-	struct pa_exec *ex;
-	int *who, next = 0, running = 0;
+	struct pa_exec ex[64];
+	int who[64], next = 0, running = 0;
 
 	if (jobs < 1)
 		jobs = 1;
 	if (jobs > 64)
 		jobs = 64;
-	ex = calloc((size_t)jobs, sizeof(*ex));
-	who = malloc((size_t)jobs * sizeof(*who));
-	if (!ex || !who) {
-		free(ex);
-		free(who);
-		for (int i = 0; i < n; i++)
-			if (pa_case_load_info(&v[i]))
-				info_failed(&v[i]);
-		return;
-	}
 	for (int k = 0; k < jobs; k++)
 		who[k] = -1;
 	while (next < n || running) {
-		struct pollfd pfd[64];
+		struct pa_exec *run[64];
 		int slot[64], np = 0;
-		long wait = 1000, now;
 
 		for (int k = 0; k < jobs && next < n; k++) {
 			if (who[k] >= 0)
@@ -168,17 +147,13 @@ void pa_case_load_infos(struct pa_case_info *v, int n, int jobs)
 			who[k] = next++;
 			running++;
 		}
-		now = now_ms();
 		for (int k = 0; k < jobs; k++) {
 			if (who[k] < 0)
 				continue;
-			pfd[np] = (struct pollfd){ .fd = ex[k].fd, .events = POLLIN };
+			run[np] = &ex[k];
 			slot[np++] = k;
-			if (ex[k].deadline - now < wait)
-				wait = ex[k].deadline - now;
 		}
-		if (np && wait > 0)
-			poll(pfd, (nfds_t)np, (int)wait);
+		pa_exec_wait_any(run, np);
 		for (int m = 0; m < np; m++) {
 			int k = slot[m];
 
@@ -192,20 +167,4 @@ void pa_case_load_infos(struct pa_case_info *v, int n, int jobs)
 			running--;
 		}
 	}
-	free(ex);
-	free(who);
-}
-
-int pa_case_load_info(struct pa_case_info *ci)
-{
-	struct pa_exec e = { .path = ci->path, .arg = "--info", .timeout_ms = 10000 };
-	int rc;
-
-	if (pa_exec(&e)) {
-		free(e.output);
-		return -1;
-	}
-	rc = e.timed_out ? -1 : parse_info(ci, &e);
-	free(e.output);
-	return rc;
 }

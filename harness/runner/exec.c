@@ -112,6 +112,24 @@ void pa_exec_finish(struct pa_exec *e)
 	e->duration_ms = now_ms() - e->start;
 }
 
+void pa_exec_wait_any(struct pa_exec *const *e, int n)
+{
+	struct pollfd pfd[64];
+	long wait = 1000, now = now_ms();
+
+	if (n > 64)
+		n = 64;
+	for (int i = 0; i < n; i++) {
+		pfd[i] = (struct pollfd){ .fd = e[i]->fd, .events = POLLIN };
+		if (e[i]->deadline - now < wait)
+			wait = e[i]->deadline - now;
+	}
+	if (pa_exec_stop && *pa_exec_stop && wait > 50)
+		wait = 50;
+	if (n && wait > 0)
+		poll(pfd, (nfds_t)n, (int)wait);
+}
+
 int pa_exec(struct pa_exec *e)
 {
 	if (pa_exec_start(e))

@@ -34,6 +34,10 @@ int pa_exec(struct pa_exec *e);
 int pa_exec_start(struct pa_exec *e);
 bool pa_exec_pump(struct pa_exec *e);
 void pa_exec_finish(struct pa_exec *e);
+/* Wait, at most 1 s, until one of the n started ones has output or has
+ * reached its deadline (50 ms at most once *pa_exec_stop is set, so that
+ * pump() passes the stop on); the caller then pumps each. */
+void pa_exec_wait_any(struct pa_exec *const *e, int n);
 /* When *pa_exec_stop becomes non-zero, the running case gets SIGTERM. */
 #include <signal.h>
 extern volatile sig_atomic_t *pa_exec_stop;

@@ -857,22 +857,16 @@ int main(int argc, char **argv)
 			continue;
 		/* wait for output or a deadline of those running */
 		{
-			struct pollfd pfd[64];
+			struct pa_exec *ex[64];
 			int who[64], n = 0;
-			long wait = 1000, now = now_ms();
 
 			for (int k = 0; k < nslots && n < 64; k++) {
 				if (slots[k].j < 0 || state[slots[k].j] != 1)
 					continue;
-				pfd[n] = (struct pollfd){ .fd = slots[k].e.fd, .events = POLLIN };
+				ex[n] = &slots[k].e;
 				who[n++] = k;
-				if (slots[k].e.deadline - now < wait)
-					wait = slots[k].e.deadline - now;
 			}
-			if (stop_sig && wait > 50)
-				wait = 50;	/* pump() passes the signal on */
-			if (wait > 0)
-				poll(pfd, (nfds_t)n, (int)wait);
+			pa_exec_wait_any(ex, n);
 			for (int m = 0; m < n; m++) {
 				struct slot *sl = &slots[who[m]];
 

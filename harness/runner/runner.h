@@ -48,7 +48,6 @@ struct pa_case_info {
 /* Every executable below dir, as area/case names, sorted. */
 int pa_discover(const char *dir, struct pa_case_info **out, int *n);
 /* Fill assertion/covers/timeout/privileged from `binary --info`. */
-int pa_case_load_info(struct pa_case_info *ci);
 /* --info of v[0..n), up to jobs at once; a failed one gets timeout -1 */
 void pa_case_load_infos(struct pa_case_info *v, int n, int jobs);
 bool pa_name_selected(const struct pa_opts *o, const char *name);

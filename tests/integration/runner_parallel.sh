@@ -25,12 +25,13 @@ out=$(PERFABI_SELFTEST_DIR=$tmp "$RUN" "${ARGS[@]}" -j3 'selftest/overlap_*' 2>&
 check "the overlap cases pass" test $rc -eq 0
 check "in plan order" bash -c 'grep -E "^ok " <<<"$1" | sed "s/@.*//" | tr "\n" " " | grep -qx "ok 1 selftest/overlap_a ok 2 selftest/overlap_b ok 3 selftest/overlap_z_alone "' _ "$out"
 # a and b ran side by side; the .alone one beside nothing
-overlap() { # x y: did their [start, end] intervals overlap?
-	awk -v x="$1" -v y="$2" '$1 == "start" { s[$2] = $3 } $1 == "end" { e[$2] = $3 }
-		END { exit !(s[x] < e[y] && s[y] < e[x]) }' "$tmp/log"
+overlapped() { # log x y: 0 their [start, end] intervals overlapped, 1 not, 2 one is missing
+	awk -v x="$2" -v y="$3" '$1 == "start" { s[$2] = $3 } $1 == "end" { e[$2] = $3 }
+		END { if (!(x in e) || !(y in e)) exit 2; exit !(s[x] < e[y] && s[y] < e[x]) }' "$1"
 }
+overlap() { overlapped "$tmp/log" "$@"; }
 check "two plain cases ran at the same time under -j3" overlap a b
-apart() { ! overlap "$@"; }
+apart() { overlap "$@"; [ $? -eq 1 ]; }
 check "the .alone case did not overlap a" apart a alone
 check "the .alone case did not overlap b" apart b alone
 
@@ -42,10 +43,7 @@ out=$(PERFABI_SELFTEST_DIR=$tmp "$RUN" --cases "$SELF" --no-results --identity r
 	--paranoid "$LV" -j4 selftest/overlap_a selftest/overlap_b 2>&1); rc=$?
 check "the overlap cases pass in two cells" test $rc -eq 0
 check "four results" test "$(grep -cE '^ok ' <<<"$out")" -eq 4
-cells() { # x y: 0 these two cells overlapped, 1 they did not, 2 one is missing
-	awk -v x="$1" -v y="$2" '$1 == "start" { s[$2] = $3 } $1 == "end" { e[$2] = $3 }
-		END { if (!(x in e) || !(y in e)) exit 2; exit !(s[x] < e[y] && s[y] < e[x]) }' "$tmp/cells"
-}
+cells() { overlapped "$tmp/cells" "$@"; }
 apart_cells() { cells "$@"; [ $? -eq 1 ]; }
 some_side_by_side() {
 	cells a.0 b.0 || cells a.65534 b.65534 || cells a.0 b.65534 || cells a.65534 b.0
