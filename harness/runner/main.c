@@ -599,7 +599,8 @@ static bool case_running(const struct slot *slots, int nslots, const char *state
 int main(int argc, char **argv)
 {
 	struct pa_opts o;
-	char err[256], cdir_buf[PATH_MAX], run_dir[1024] = "", mount_note[300] = "";
+	char err[768], cdir_buf[PATH_MAX], run_dir[1024] = "", mount_note[300] = "";
+	char stage_note[PATH_MAX + 300] = "";
 	const char *cdir;
 	struct pa_case_info *all = NULL;
 	int nall = 0, nsel = 0;
@@ -726,6 +727,11 @@ int main(int argc, char **argv)
 		pa_matrix_end(&plan);
 		return 2;
 	}
+	if (pa_stage_cases(&plan, cdir, stage_note, sizeof(stage_note), err, sizeof(err)) < 0) {
+		fprintf(stderr, "perfabi-run: %s\n", err);
+		pa_matrix_end(&plan);
+		return 2;
+	}
 	if (!o.no_results) {
 		if (make_run_dir(&o, ctx.release, run_dir, sizeof(run_dir))) {
 			fprintf(stderr, "perfabi-run: cannot create a run directory under %s: %s%s\n",
@@ -756,6 +762,8 @@ int main(int argc, char **argv)
 	       ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
 	if (mount_note[0])
 		printf("%s\n", mount_note);
+	if (stage_note[0])
+		printf("%s\n", stage_note);
 	if (plan.notes[0])
 		printf("%s\n", plan.notes);
 	kmsg_fd = pa_kmsg_open(err, sizeof(err));
@@ -768,6 +776,8 @@ int main(int argc, char **argv)
 			ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
 		if (plan.notes[0])
 			fprintf(tap, "%s\n", plan.notes);
+		if (stage_note[0])
+			fprintf(tap, "%s\n", stage_note);
 	}
 	int done = 0;
 	const char *interrupted = NULL;

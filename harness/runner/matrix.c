@@ -356,9 +356,12 @@ int pa_journal_replay(const char *dir, int (*set_level)(int))
 	return level;
 }
 
-static int state_dir(char *buf, size_t len)
+/* The state directory: a directory (not a link) of the runner's uid that
+ * no one else may write, or one line in err. */
+static int state_dir(char *buf, size_t len, char *err, size_t errlen)
 {
 	const char *env = getenv("PERFABI_STATE_DIR");
+	struct stat st;
 
 	if (env)
 		snprintf(buf, len, "%s", env);
@@ -366,19 +369,95 @@ static int state_dir(char *buf, size_t len)
 		snprintf(buf, len, "/run/perfabi");
 	else
 		snprintf(buf, len, "/tmp/perfabi-%u", (unsigned)geteuid());
-	if (mkdir(buf, 0755) && errno != EEXIST)
+	if (mkdir(buf, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create the state directory %s: %s", buf, strerror(errno));
 		return -1;
+	}
+	if (lstat(buf, &st)) {
+		snprintf(err, errlen, "cannot stat the state directory %s: %s", buf, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		snprintf(err, errlen, "refusing the state directory %s: %s (remove it, or name another with PERFABI_STATE_DIR)",
+			 buf, !S_ISDIR(st.st_mode) ? "not a directory (a symbolic link?)" :
+			 st.st_uid != geteuid() ? "owned by another user" : "writable by others");
+		return -1;
+	}
 	return 0;
 }
 
-/* flock path exclusively, without waiting: the fd with this pid written
- * into it, or -1 with the holder's pid in err. */
-static int take_lock(const char *path, char *err, size_t errlen)
+/* Test hook: behave as on a kernel without CONFIG_FILE_LOCKING. */
+static int lock_flock(int fd)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	char pid[32] = "";
+	const char *t = getenv("PERFABI_TEST_NO_FLOCK");
 
-	if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
+	if (t && !strcmp(t, "1"))
+		return errno = ENOSYS, -1;
+	return flock(fd, LOCK_EX | LOCK_NB);
+}
+
+static bool pid_alive(int pid)
+{
+	return pid > 0 && (!kill(pid, 0) || errno == EPERM);
+}
+
+/* Without flock() (a kernel without CONFIG_FILE_LOCKING: ENOSYS): hold
+ * path.held, made with O_EXCL and holding our pid; one whose pid is gone
+ * was left by a killed run and is replaced. 0, or -1 with the holder's pid
+ * in pid (or errno). */
+static int take_pid_lock(const char *path, char *held, size_t hlen, char *pid, size_t plen)
+{
+	snprintf(held, hlen, "%s.held", path);
+	for (int tries = 0; tries < 2; tries++) {
+		int fd = open(held, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		char mine[32];
+		ssize_t n;
+
+		if (fd >= 0) {
+			snprintf(mine, sizeof(mine), "%d\n", (int)getpid());
+			n = write(fd, mine, strlen(mine));
+			close(fd);
+			return n == (ssize_t)strlen(mine) ? 0 : -1;
+		}
+		if (errno != EEXIST)
+			return -1;
+		fd = open(held, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, pid, plen - 1);
+		if (fd >= 0)
+			close(fd);
+		pid[n > 0 ? n : 0] = 0;
+		pid[strcspn(pid, "\n")] = 0;
+		if (pid_alive(atoi(pid)))
+			return -1;
+		unlink(held);	/* a killed run's: take it over */
+	}
+	return -1;
+}
+
+/* Lock path exclusively, without waiting: the fd with this pid written
+ * into it, or -1 with one line in err (another run holds it, or the name
+ * is not a plain file of ours: planted by someone else). Where flock() is
+ * missing, *held names the pid lock file to remove at the end. */
+static int take_lock(const char *path, char *held, size_t hlen, char *note, size_t nlen,
+		     char *err, size_t errlen)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	char pid[32] = "";
+	struct stat st;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open the lock %s: %s%s", path, strerror(errno),
+			 errno == ELOOP ? " (a symbolic link: refusing it; remove it if it is not yours)" : "");
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
+		snprintf(err, errlen, "refusing the lock %s: not a plain file of uid %u with one link (remove it if it is not yours)",
+			 path, (unsigned)geteuid());
+		close(fd);
+		return -1;
+	}
+	held[0] = 0;
+	if (!lock_flock(fd)) {
 		if (ftruncate(fd, 0) == 0) {
 			snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 			if (pwrite(fd, pid, strlen(pid), 0) < 0)
@@ -386,16 +465,45 @@ static int take_lock(const char *path, char *err, size_t errlen)
 		}
 		return fd;
 	}
-	if (fd >= 0) {
+	if (errno == ENOSYS) {
+		size_t used = strlen(note);
+
+		if (!take_pid_lock(path, held, hlen, pid, sizeof(pid))) {
+			snprintf(note + used, nlen - used, "%s# perfabi: flock() is missing (ENOSYS: a kernel without CONFIG_FILE_LOCKING): %s locks the run instead",
+				 used ? "\n" : "", held);
+			return fd;
+		}
+		held[0] = 0;
+		if (!pid[0]) {
+			snprintf(err, errlen, "flock() is missing (ENOSYS) and the lock %s.held cannot be made: %s",
+				 path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+	} else {
 		ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
 
 		pid[n > 0 ? n : 0] = 0;
 		pid[strcspn(pid, "\n")] = 0;
-		close(fd);
 	}
+	close(fd);
 	snprintf(err, errlen, "another perfabi run holds %s%s%s%s: perf_event_paranoid is global, so runs cannot overlap",
 		 path, pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
 	return -1;
+}
+
+static void release_locks(struct pa_plan *p)
+{
+	for (int k = 0; k < 2; k++) {
+		int *fd = k ? &p->machine_lock_fd : &p->lock_fd;
+
+		if (p->lock_held[k][0])
+			unlink(p->lock_held[k]);
+		p->lock_held[k][0] = 0;
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
 }
 
 int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen)
@@ -403,13 +511,11 @@ int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen)
 	char lock[300];
 	int replayed;
 
-	if (state_dir(p->state_dir, sizeof(p->state_dir))) {
-		snprintf(err, errlen, "cannot create the state directory %s: %s",
-			 p->state_dir, strerror(errno));
+	if (state_dir(p->state_dir, sizeof(p->state_dir), err, errlen))
 		return -1;
-	}
 	snprintf(lock, sizeof(lock), "%s/lock", p->state_dir);
-	p->lock_fd = take_lock(lock, err, errlen);
+	p->lock_fd = take_lock(lock, p->lock_held[0], sizeof(p->lock_held[0]),
+			       p->notes, sizeof(p->notes), err, errlen);
 	if (p->lock_fd < 0)
 		return -1;
 	if (geteuid() == 0) {
@@ -419,18 +525,21 @@ int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen)
 
 		if (!ml)
 			ml = access("/run", W_OK) ? "/tmp/perfabi.lock" : "/run/perfabi.lock";
-		p->machine_lock_fd = take_lock(ml, err, errlen);
+		p->machine_lock_fd = take_lock(ml, p->lock_held[1], sizeof(p->lock_held[1]),
+					       p->notes, sizeof(p->notes), err, errlen);
 		if (p->machine_lock_fd < 0) {
-			close(p->lock_fd);
-			p->lock_fd = -1;
+			release_locks(p);
 			return -1;
 		}
 	}
 	replayed = pa_journal_replay(p->state_dir, pa_paranoid_set);
-	if (replayed != PA_NO_LEVEL)
-		snprintf(p->notes, sizeof(p->notes),
-			 "# perfabi: an earlier run was killed while perf_event_paranoid was changed; restored it to %d from %s/journal",
-			 replayed, p->state_dir);
+	if (replayed != PA_NO_LEVEL) {
+		size_t used = strlen(p->notes);
+
+		snprintf(p->notes + used, sizeof(p->notes) - used,
+			 "%s# perfabi: an earlier run was killed while perf_event_paranoid was changed; restored it to %d from %s/journal",
+			 used ? "\n" : "", replayed, p->state_dir);
+	}
 	if (geteuid() == 0) {
 		char more[700];
 		size_t used = strlen(p->notes);
@@ -476,7 +585,12 @@ int pa_job_setup(void *arg)
 		return 0;
 	if (geteuid() != 0)
 		return 0;	/* planned only when it is the runner's own */
-	return pa_identity_become(job->id);
+	if (pa_identity_become(job->id))
+		return -1;
+	/* the runner's directory (a checkout in /root) may be closed to it */
+	if (access(".", X_OK) && chdir("/"))
+		return -1;
+	return 0;
 }
 
 void pa_matrix_end(struct pa_plan *p)
@@ -500,14 +614,7 @@ void pa_matrix_end(struct pa_plan *p)
 				p->state_dir);
 		p->sysctls_saved = false;
 	}
-	if (p->lock_fd >= 0) {
-		close(p->lock_fd);
-		p->lock_fd = -1;
-	}
-	if (p->machine_lock_fd >= 0) {
-		close(p->machine_lock_fd);
-		p->machine_lock_fd = -1;
-	}
+	release_locks(p);
 }
 
 void pa_matrix_totals(FILE *f, const struct pa_plan *p, const struct pa_result *r, int n)

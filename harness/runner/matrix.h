@@ -48,6 +48,8 @@ struct pa_plan {
 	int machine_lock_fd;		/* root: one run per machine (the
 					 * sysctls are global, whatever the
 					 * state directory) */
+	char lock_held[2][320];		/* lock, machine lock: the pid lock
+					 * files where flock() is missing */
 	char state_dir[256];
 	bool sysctls_saved;		/* dir/sysctls written by this run */
 	char notes[1024];		/* "# " lines for after the TAP header */
@@ -70,6 +72,14 @@ void pa_plan_json(FILE *f, const struct pa_plan *p);
  * run drains at every change of it), destructive ones still last, plan
  * order within a group; else plan order. */
 void pa_plan_order(const struct pa_plan *p, bool grouped, int *order);
+
+/* As root, when jobs run as uid 65534 and it cannot reach the case
+ * binaries or fixtures under cdir (a 0700 directory above them): bind-mount
+ * them under the run's private directory in a private mount namespace and
+ * point the cases' paths there. 0 nothing to do, 1 staged (note says so),
+ * -1 cannot (err: one line). */
+int pa_stage_cases(const struct pa_plan *p, const char *cdir, char *note, size_t nlen,
+		   char *err, size_t elen);
 
 /* Lock, replay a journal left by a killed run, save the current level. */
 int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen);

@@ -43,37 +43,33 @@ int pa_private_mounts(char *note, size_t len)
  * identity cannot read a tracepoint's id, and the tracepoint permission
  * rules could never be checked unprivileged. The runner (root) lists every
  * id once, in a world-readable file named by $PERFABI_TRACEPOINT_IDS, before
- * any identity switch; the library falls back to it. Removed at exit.
+ * any identity switch; the library falls back to it. The file lives in the
+ * run's private directory (runner/private.c) and goes with it at exit.
  */
-static char ids_file[96];
-
-static void remove_ids(void)
-{
-	if (ids_file[0])
-		unlink(ids_file);
-}
-
 int pa_tracepoint_ids_export(void)
 {
 	const char *t = pa_tracefs();
-	char path[PATH_MAX], buf[32], tmp[128];
+	char path[PATH_MAX], buf[32], ids_file[256];
+	const char *dir;
 	DIR *d, *sd;
 	struct dirent *s, *e;
 	FILE *out, *f;
-	int n = 0;
+	int n = 0, fd;
 
 	if (!t || geteuid() != 0)
 		return 0;
-	/* one fixed, world-readable place: runs as root hold the machine
-	 * lock, so one run at a time owns it; removed at exit, and a run
-	 * killed by SIGKILL leaves only this file for the next run to replace */
-	snprintf(ids_file, sizeof(ids_file), "%s/perfabi-tracepoint-ids",
-		 access("/run", W_OK) ? "/tmp" : "/run");
-	snprintf(tmp, sizeof(tmp), "%s.%d", ids_file, (int)getpid());
-	atexit(remove_ids);
-	out = fopen(tmp, "we");
-	if (!out)
+	/* in the run's private directory (mkdtemp, removed at exit): no fixed
+	 * name in a shared directory that another user could plant */
+	dir = pa_run_private();
+	if (!dir)
 		return -1;
+	fd = pa_create_private_file(dir, "tracepoint-ids", ids_file, sizeof(ids_file));
+	out = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!out) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/events", t);
 	d = opendir(path);
 	while (d && (s = readdir(d))) {
@@ -98,9 +94,8 @@ int pa_tracepoint_ids_export(void)
 	}
 	if (d)
 		closedir(d);
-	fchmod(fileno(out), 0644);
-	if (fclose(out) || rename(tmp, ids_file)) {
-		unlink(tmp);
+	if (fclose(out)) {
+		unlink(ids_file);
 		return -1;
 	}
 	setenv("PERFABI_TRACEPOINT_IDS", ids_file, 1);

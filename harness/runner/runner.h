@@ -75,6 +75,12 @@ int pa_private_mounts(char *note, size_t len);
 int pa_kmsg_open(char *why, size_t len);
 bool pa_kmsg_trouble(int fd, char *line, size_t len);
 bool pa_kmsg_is_trouble(const char *msg);
+/* The run's private directory (runner/private.c): made on first use with
+ * mkdtemp() in /run (or /tmp), mode 0755, removed at exit; NULL when it
+ * cannot be made. A file in it: O_EXCL|O_NOFOLLOW, 0644 (fd or -1). */
+const char *pa_run_private(void);
+int pa_create_private_file(const char *dir, const char *name, char *path, size_t len);
+
 /* As root: list every tracepoint id in a world-readable file and name it in
  * $PERFABI_TRACEPOINT_IDS for the cases (tracefs is root-only). The count,
  * or -1. */

@@ -60,7 +60,7 @@ out=$("$RUN" --cases "$SELF" --no-results selftest/pass 2>&1); rc=$?
 check "the next run restores from the journal" test "$(cat $PARANOID)" = "$before"
 check "and says so" grep -q "restored it to $before" <<<"$out"
 check "the journal is gone" test ! -e "$PERFABI_STATE_DIR/journal"
-# the tracepoint id list a run hands to unprivileged cells goes with it,
+# the private directory (tracepoint id list) a run hands to unprivileged cells goes with it,
 # also the one the SIGKILLed run left
-check "no tracepoint id list is left behind" bash -c '! ls /run/perfabi-tracepoint-ids* /tmp/perfabi-tracepoint-ids* >/dev/null 2>&1'
+check "no private directory is left behind" bash -c "! ls -d /run/perfabi.$pid.* /tmp/perfabi.$pid.* >/dev/null 2>&1"
 finish
