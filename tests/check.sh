@@ -13,9 +13,10 @@ section() { printf '\n=== %s\n' "$*"; }
 
 tests/ensure-deps.sh prove || exit 1
 if [ "$(id -u)" -ne 0 ]; then
-	echo "make check: not root: the suite runs only as this user at the current"
-	echo "  paranoid level (the other identities and levels are skips that say so),"
-	echo "  and the tests that change perf_event_paranoid are skipped; run it as"
+	echo "make check: not root (uid $(id -u)): the suite runs only as this user (the"
+	echo "  identity 'user') at the current paranoid level, one result per case (the"
+	echo "  run's header says what it leaves out), and the tests that need root (they"
+	echo "  change perf_event_paranoid or switch identity) are skipped; run it as"
 	echo "  root for the whole privilege matrix"
 fi
 section "build"

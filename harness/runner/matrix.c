@@ -133,7 +133,10 @@ static void add_job(struct pa_plan *p, struct pa_case_info *ci,
  * perf use (Debian's level 3), user would skip nearly everything there:
  * it also runs the plain cases at the upstream default level 2. --matrix full runs everything everywhere;
  * --identity and --paranoid choose the cells. A runner that is not root
- * cannot switch: cells other than its own are planned as skips.
+ * cannot switch identity or level: by default it plans only the cell it
+ * can run (its own identity at the current level) and a header note says
+ * what it left out; cells asked for with --identity, --paranoid or
+ * --matrix full that are not its own are planned as skips that say why.
  */
 int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		  const struct pa_context *ctx, struct pa_case_info *cases,
@@ -147,6 +150,8 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 	int nplain_ids, nplain_levels;
 	int plain_levels[8];
 	bool user_at_2 = false;
+	/* not root, nothing asked for: only the cell it can run */
+	bool own_cell = ctx->uid != 0 && me && !full && !o->identities && !o->paranoids;
 
 	p->jobs = NULL;
 	p->njobs = 0;
@@ -188,6 +193,44 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		nplain_levels = 1;
 		plain_levels[0] = cur;
 		user_at_2 = !full && !o->identities && ctx->restricts_all && ctx->uid == 0;
+	}
+	if (own_cell) {
+		/* what the default plan holds as root that this one leaves out:
+		 * its cells other than (me, cur), and their results */
+		struct { const struct pa_identity *id; int level; } cell[4 * 8 + 4];
+		int cells = 0, results = 0;
+		size_t used = strlen(p->notes);
+
+		for (int c = 0; c < ncases; c++) {
+			bool priv = cases[c].privileged;
+			int nl = priv ? p->nlevels : nplain_levels, ni = priv ? p->nids : nplain_ids;
+			const int *lv = priv ? p->levels : plain_levels;
+			const struct pa_identity *const *iv = priv ? p->ids : plain_ids;
+
+			for (int l = 0; l < nl; l++)
+				for (int i = 0; i < ni; i++) {
+					int x;
+
+					if (iv[i] == me && lv[l] == cur)
+						continue;
+					results++;
+					for (x = 0; x < cells && (cell[x].id != iv[i] || cell[x].level != lv[l]); x++)
+						;
+					if (x == cells) {
+						cell[cells].id = iv[i];
+						cell[cells++].level = lv[l];
+					}
+				}
+		}
+		snprintf(p->notes + used, sizeof(p->notes) - used,
+			 "%s# perfabi: not root (uid %u): runs as this user (identity %s) at paranoid %d "
+			 "only; the other identities and levels (%d cell%s, %d result%s) need root",
+			 used ? "\n" : "", (unsigned)ctx->uid, me->name, cur,
+			 cells, cells == 1 ? "" : "s", results, results == 1 ? "" : "s");
+		p->nids = nplain_ids = 1;
+		p->ids[0] = plain_ids[0] = me;
+		p->nlevels = nplain_levels = 1;
+		p->levels[0] = plain_levels[0] = cur;
 	}
 	if (user_at_2) {
 		size_t used = strlen(p->notes);

@@ -4,7 +4,7 @@
 # inside their known-bug range.
 . "$(dirname "$0")/lib.bash"
 CASE=selftest/destructive
-ARGS=(--cases "$SELF" --no-results --identity root --paranoid "$(cat /proc/sys/kernel/perf_event_paranoid)")
+ARGS=(--cases "$SELF" --no-results --identity "$ME" --paranoid "$(cat /proc/sys/kernel/perf_event_paranoid)")
 
 out=$(PERFABI_DESTRUCTIVE= "$SELF/$CASE" 2>&1); rc=$?
 check "run alone without PERFABI_DESTRUCTIVE=1 it skips" test $rc -eq 4
@@ -19,10 +19,10 @@ check "saying the range and the fix" grep -q "destructive, not run: kernel 1.5.0
 
 out=$(PERFABI_DESTRUCTIVE=1 "$RUN" "${ARGS[@]}" "$CASE" 2>&1); rc=$?
 check "the runner without --destructive skips it, whatever the environment says" \
-	grep -q "^ok 1 $CASE@root,paranoid=[0-9-]* # SKIP destructive:" <<<"$out"
+	grep -q "^ok 1 $CASE@$ME,paranoid=[0-9-]* # SKIP destructive:" <<<"$out"
 
 out=$("$RUN" "${ARGS[@]}" --destructive "$CASE" selftest/pass 2>&1); rc=$?
-check "the runner with --destructive runs it" grep -q "^ok [0-9] $CASE@root,paranoid=[0-9-]*\$" <<<"$out"
+check "the runner with --destructive runs it" grep -q "^ok [0-9] $CASE@$ME,paranoid=[0-9-]*\$" <<<"$out"
 check "after every other case" bash -c 'grep -E "^(not )?ok " <<<"$1" | tail -n1 | grep -q "$2@"' _ "$out" "$CASE"
 
 out=$("$RUN" --help 2>&1)

@@ -3,6 +3,10 @@ BUILD=${BUILD:-build}
 RUN="$BUILD/perfabi-run"
 SELF="$BUILD/testcases"
 PARANOID=/proc/sys/kernel/perf_event_paranoid
+# The identity the runner has when these tests start it (pa_identity_current):
+# root, or, as an ordinary user (uid != 0, no capabilities), user: such a
+# runner runs only that identity at the current paranoid level.
+if [ "$(id -u)" -eq 0 ]; then ME=root; else ME=user; fi
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n $1"; }

@@ -4,7 +4,7 @@
 # before anything runs; the stream itself is KTAP version 1.
 . "$(dirname "$0")/lib.bash"
 tmp=$(mktemp -d); chmod 755 "$tmp"; trap 'rm -rf "$tmp"' EXIT
-ARGS=(--cases "$SELF" --no-results --identity root --paranoid "$(cat "$PARANOID")")
+ARGS=(--cases "$SELF" --no-results --identity "$ME" --paranoid "$(cat "$PARANOID")")
 set -- selftest/pass selftest/fail selftest/skip selftest/xfail
 
 out=$("$RUN" "${ARGS[@]}" --junit "$tmp/r.xml" --json "$tmp/r.json" "$@" 2>&1); rc=$?

@@ -131,6 +131,7 @@ static void levels_and_identities(void **state)
 	assert_ptr_equal(pa_identity_current(0, 0), pa_identity_find("root"));
 	assert_ptr_equal(pa_identity_current(65534, 0), pa_identity_find("user"));
 	assert_ptr_equal(pa_identity_current(65534, PA_CAP(PA_CAP_SYS_ADMIN)), pa_identity_find("sysadmin"));
+	assert_ptr_equal(pa_identity_current(1000, 0), pa_identity_find("user"));
 	assert_null(pa_identity_current(1000, 3));
 }
 
@@ -285,27 +286,96 @@ static void full_and_selected_plans(void **state)
 	free(p.jobs);
 }
 
+/* A runner that is not root cannot switch identity or level: by default it
+ * plans only its own cell (uid != 0 without capabilities is `user`), one
+ * result per case, and the header note says what it left out and why */
+static void unprivileged_runner_plans_its_own_cell(void **state)
+{
+	struct pa_opts o;
+	struct pa_plan p;
+	struct pa_context ctx = { .uid = 1000, .caps = 0, .paranoid = 2 };
+	char err[256], json[256];
+
+	(void)state;
+	pa_plan_init(&p);
+	parse(1, (char *[]){ "x", NULL }, &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 2);
+	assert_string_equal(p.jobs[0].name, "open/plain@user,paranoid=2");
+	assert_string_equal(p.jobs[1].name, "privilege/cpu_wide@user,paranoid=2");
+	for (int i = 0; i < p.njobs; i++)
+		assert_string_equal(p.jobs[i].skip_reason, "");
+	/* as root: user and root at 2 for the plain case, 4 x 6 for the other;
+	 * all but user at 2 need root */
+	assert_string_equal(p.notes, "# perfabi: not root (uid 1000): runs as this user "
+			    "(identity user) at paranoid 2 only; the other identities and "
+			    "levels (23 cells, 24 results) need root");
+	CAPTURE(json, pa_plan_json(f, &p));
+	assert_string_equal(json, "{\"identities\": [\"user\"], \"paranoid\": [2], \"runs\": 2}");
+	free(p.jobs);
+	/* only plain cases: the one other cell is root's */
+	pa_plan_init(&p);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 1, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 1);
+	assert_non_null(strstr(p.notes, "(1 cell, 1 result) need root"));
+	free(p.jobs);
+	/* with CAP_PERFMON alone it is perfmon; --repeat still repeats */
+	ctx.caps = PA_CAP(PA_CAP_PERFMON);
+	ctx.paranoid = 3;
+	pa_plan_init(&p);
+	parse(3, ARGV("--repeat", "2"), &o, err);
+	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+	assert_int_equal(p.njobs, 4);
+	assert_string_equal(p.jobs[0].name, "open/plain@perfmon,paranoid=3");
+	assert_string_equal(p.jobs[3].name, "privilege/cpu_wide@perfmon,paranoid=3");
+	assert_non_null(strstr(p.notes, "(identity perfmon) at paranoid 3 only"));
+	free(p.jobs);
+}
+
+/* Cells asked for that a non-root runner cannot run stay planned, as skips
+ * that say why; so does everything when its capabilities match no identity */
 static void unprivileged_runner_plans_skips(void **state)
 {
+	static const char *const asked[][3] = {
+		{ "--identity", "root,user", NULL },
+		{ "--paranoid", "1,2", NULL },
+		{ "--matrix", "full", NULL },
+	};
+	static const int want_jobs[] = { 2 + 12, 2 * 2 + 4 * 2, 48 };
 	struct pa_opts o;
 	struct pa_plan p;
 	struct pa_context ctx = { .uid = 65534, .caps = 0, .paranoid = 2 };
 	char err[256];
-	int runnable = 0;
 
-	pa_plan_init(&p);
 	(void)state;
+	for (int a = 0; a < 3; a++) {
+		char *v[] = { "perfabi-run", (char *)asked[a][0], (char *)asked[a][1], NULL };
+		int runnable = 0;
+
+		pa_plan_init(&p);
+		assert_int_equal(parse(3, v, &o, err), 0);
+		assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
+		assert_int_equal(p.njobs, want_jobs[a]);
+		assert_string_equal(p.notes, "");
+		for (int i = 0; i < p.njobs; i++) {
+			if (!p.jobs[i].skip_reason[0]) {
+				runnable++;
+				assert_true(strstr(p.jobs[i].name, "@user,paranoid=2") != NULL);
+			} else {
+				assert_non_null(strstr(p.jobs[i].skip_reason, "not root"));
+			}
+		}
+		assert_int_equal(runnable, 2);	/* one cell per case: its own */
+		free(p.jobs);
+	}
+	/* capabilities that are no identity's: nothing can run, all say why */
+	ctx.caps = 3;
+	pa_plan_init(&p);
 	parse(1, (char *[]){ "x", NULL }, &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	for (int i = 0; i < p.njobs; i++) {
-		if (!p.jobs[i].skip_reason[0]) {
-			runnable++;
-			assert_true(strstr(p.jobs[i].name, "@user,paranoid=2") != NULL);
-		} else {
-			assert_non_null(strstr(p.jobs[i].skip_reason, "not root"));
-		}
-	}
-	assert_int_equal(runnable, 2);	/* one cell per case: its own */
+	assert_int_equal(p.njobs, 2 + 24);
+	for (int i = 0; i < p.njobs; i++)
+		assert_non_null(strstr(p.jobs[i].skip_reason, "not root"));
 	free(p.jobs);
 }
 
@@ -378,6 +448,7 @@ int main(void)
 		cmocka_unit_test(restricting_level_adds_user_at_2),
 		cmocka_unit_test(start_order),
 		cmocka_unit_test(full_and_selected_plans),
+		cmocka_unit_test(unprivileged_runner_plans_its_own_cell),
 		cmocka_unit_test(unprivileged_runner_plans_skips),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
