@@ -26,7 +26,7 @@ usage: ./run.sh [options] [PATTERN...]
        ./run.sh bisect CASE[@CELL] --packages SERIES [...]
        ./run.sh bisect-step CASE[@CELL] [--tree DIR] [...]
        ./run.sh prove [--tree SOURCE] [COMMIT...]
-       ./run.sh --bench [N] [-- runner options]
+       ./run.sh --bench [N] [--load] [-- runner options]
 
 Builds what is missing (make), then runs the suite on the running kernel
 and prints KTAP; each run is written to results/<run-id>/ (run.tap,
@@ -56,7 +56,8 @@ results.tsv, summary.json) and never overwrites an earlier one.
   --bench [N]      run the suite N times (default 3): wall and CPU time per
                    run and matrix cell, the slowest cases, the runner's own
                    time per result, and every result that differed between
-                   runs (flakes; exit 1); see ./run.sh --bench --help
+                   runs (flakes; exit 1); --load: with one CPU hog per
+                   online CPU running throughout; see ./run.sh --bench --help
   prove [COMMIT...] show that regression cases catch their bugs: build the
                    kernel with a fix undone (fixtures/kernel/revert/), boot
                    it, see the cases the patch names fail there and pass on

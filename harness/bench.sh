@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perfabi: how long the suite takes, and whether it says the same each time.
 #
-#   harness/bench.sh [--runs N] [--results DIR] [--run-id ID] [-- runner options]
+#   harness/bench.sh [--runs N] [--load] [--results DIR] [--run-id ID] [-- runner options]
 #
 # See usage() below. ./run.sh --bench calls it.
 set -uo pipefail
@@ -11,7 +11,7 @@ RUNNER=${PERFABI_BENCH_RUNNER:-build/perfabi-run}
 
 usage() {
 	cat <<'USAGE'
-usage: ./run.sh --bench [--runs N] [--results DIR] [--run-id ID] [-- runner options]
+usage: ./run.sh --bench [--runs N] [--load] [--results DIR] [--run-id ID] [-- runner options]
 
 Runs the suite N times in a row (default 3; 1..100) with the runner options
 given after -- (default: the default matrix) and reports:
@@ -26,13 +26,19 @@ given after -- (default: the default matrix) and reports:
   - flakes: every result whose outcome differs between the runs.
 Everything goes to results/<run-id>/bench.txt (and the N run directories
 beside it); the exit status is 1 when a result differed between runs.
-`./run.sh --bench 10` is the flake check: 10 runs, every difference listed.
+`./run.sh --bench 10` is the flake check: 10 runs, every difference listed;
+`./run.sh --bench 5 --load` is the same on a busy machine.
 
 Nothing here is timed against a limit: the numbers are for reading and for
 comparing (the issue's targets are in README.md, "Speed").
 
 Options:
   --runs N        how many runs (also: ./run.sh --bench N)
+  --load          keep every CPU busy during the runs: one CPU hog (a shell
+                  busy loop, harness/load.sh) per online CPU, started before
+                  the first run and stopped after the last, on SIGINT/SIGTERM
+                  too (a hog whose bench was killed outright ends by itself);
+                  the report says so. Time-dependent cases must hold there
   --results DIR   parent of the bench directory (default results)
   --run-id ID     its name (default bench-<time>)
 
@@ -43,11 +49,12 @@ USAGE
 
 die() { echo "bench.sh: $*" >&2; exit 2; }
 
-RUNS=3 RESULTS=results RUN_ID=bench-$(date -u +%Y%m%d-%H%M%S)
+RUNS=3 RESULTS=results RUN_ID=bench-$(date -u +%Y%m%d-%H%M%S) LOAD=0
 RARGS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
+	--load) LOAD=1; shift ;;
 	--runs|--results|--run-id)
 		[ $# -ge 2 ] || die "option '$1' needs an argument"
 		case "$1" in
@@ -91,11 +98,38 @@ cpu_children() { # -> CPU
 REPORT=$OUT/bench.txt
 : >"$OUT/runs.tsv"
 status=0
+runner=
+HOGS=0
+if [ "$LOAD" = 1 ]; then
+	# shellcheck source=harness/load.sh
+	. harness/load.sh
+	HOGS=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
+	# the hogs end on every way out; a signal ends the run in progress
+	# too (run in the background, it ignores SIGINT: it gets SIGTERM)
+	on_signal() { # EXIT-STATUS
+		[ -n "$runner" ] && kill -TERM "$runner" 2>/dev/null && wait "$runner" 2>/dev/null
+		exit "$1"
+	}
+	trap load_stop EXIT
+	trap 'on_signal 130' INT
+	trap 'on_signal 143' TERM
+	trap 'on_signal 129' HUP
+	load_start "$HOGS"
+	echo "bench.sh: $HOGS CPU hog(s) running" >&2
+fi
 for i in $(seq 1 "$RUNS"); do
 	cpu_children; c0=$CPU
 	t0=$(date +%s.%N)
-	"$RUNNER" --results "$OUT" --run-id "run-$i" "${RARGS[@]+"${RARGS[@]}"}" >"$OUT/run-$i.log" 2>&1
-	rc=$?
+	if [ "$LOAD" = 1 ]; then
+		"$RUNNER" --results "$OUT" --run-id "run-$i" "${RARGS[@]+"${RARGS[@]}"}" >"$OUT/run-$i.log" 2>&1 &
+		runner=$!
+		wait "$runner"
+		rc=$?
+		runner=
+	else
+		"$RUNNER" --results "$OUT" --run-id "run-$i" "${RARGS[@]+"${RARGS[@]}"}" >"$OUT/run-$i.log" 2>&1
+		rc=$?
+	fi
 	t1=$(date +%s.%N)
 	cpu_children; c1=$CPU
 	if [ ! -f "$OUT/run-$i/results.tsv" ]; then
@@ -104,20 +138,24 @@ for i in $(seq 1 "$RUNS"); do
 	fi
 	n=$(wc -l <"$OUT/run-$i/results.tsv")
 	inside=$(awk -F'\t' '{ s += $3 } END { printf "%.3f", s / 1000 }' "$OUT/run-$i/results.tsv")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$i" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
-		"$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", b - a }')" "$n" "$inside" "$rc" >>"$OUT/runs.tsv"
+	outcomes=$(awk -F'\t' '{ c[$2]++ } END { printf "%d\t%d\t%d", c["pass"] + c["xfail"], c["fail"] + c["xpass"], c["skip"] }' "$OUT/run-$i/results.tsv")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$i" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
+		"$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", b - a }')" "$n" "$inside" "$rc" "$outcomes" >>"$OUT/runs.tsv"
 	echo "bench.sh: run $i of $RUNS: $(cut -f2 <(tail -n1 "$OUT/runs.tsv")) s wall, $n results" >&2
 done
+[ "$LOAD" = 1 ] && load_stop
 
 {
 	echo "# perfabi bench: $RUNS run(s) of: perfabi-run ${RARGS[*]-(default matrix)}"
 	echo "# on $(uname -r), $(nproc) CPUs, paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	[ "$LOAD" = 1 ] && echo "# under load: $HOGS CPU hog(s) (harness/load.sh) ran throughout"
 	echo
 	# with -j N the cases overlap: in_cases/wall is how many ran at once on
 	# average, and the runner's own time per result is not measurable this way
-	echo "run  wall_s  cpu_s  results  in_cases_s  in_cases/wall  overhead_ms_per_result  exit"
+	# pass counts xfail too, fail counts xpass (the runner's exit 1 either way)
+	echo "run  wall_s  cpu_s  results  in_cases_s  in_cases/wall  overhead_ms_per_result  exit  pass  fail  skip"
 	awk -F'\t' '{ o = $5 > $2 ? "-" : sprintf("%.2f", ($2 - $5) * 1000 / ($4 ? $4 : 1))
-		printf "%-4s %7.2f %6.2f %8d %11.2f %14.2f %23s %5d\n", $1, $2, $3, $4, $5, $5 / ($2 ? $2 : 1), o, $6 }' "$OUT/runs.tsv"
+		printf "%-4s %7.2f %6.2f %8d %11.2f %14.2f %23s %5d %5d %5d %5d\n", $1, $2, $3, $4, $5, $5 / ($2 ? $2 : 1), o, $6, $7, $8, $9 }' "$OUT/runs.tsv"
 	awk -F'\t' '{ w[NR] = $2; c[NR] = $3; o[NR] = ($2 - $5) * 1000 / ($4 ? $4 : 1) }
 		function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }

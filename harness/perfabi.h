@@ -58,6 +58,7 @@ const char *pa_outcome_name(enum pa_outcome o);
 #define PA_CAP_SYS_ADMIN	21
 #define PA_CAP_SYSLOG		34
 #define PA_CAP_PERFMON		38
+#define PA_CAP_BPF		39
 
 /* A documented kernel deviation: the case is expected to fail on kernels in
  * [from, to); `to` is the first fixed release (NULL: not fixed yet). */
@@ -582,6 +583,13 @@ int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8]);
  * PERF_EVENT_IOC_SET_BPF): its fd, with its id; SKIP where this kernel or
  * context cannot load one. */
 int pa_bpf_load_tracepoint(int ret, uint32_t *id);
+/* bpf_prog_info.jited_prog_len of a loaded program: the JITed image's
+ * bytes, 0 where the interpreter runs it (no CONFIG_BPF_JIT, or
+ * net.core.bpf_jit_enable 0); -errno when the info cannot be read. Only a
+ * JITed program registers a kernel symbol (PERF_RECORD_KSYMBOL, kallsyms).
+ * pa_bpf_skip_unless_jited(): SKIP, with that reason, where it is 0. */
+long pa_bpf_jited_len(int prog);
+void pa_bpf_skip_unless_jited(int prog);
 /* bpf(2) with a zeroed 128-byte attr (cmd by number) */
 long pa_sys_bpf(int cmd, void *attr);
 /* "r0 = ret; exit" as a BPF_PROG_TYPE_PERF_EVENT program (skips when it
@@ -629,10 +637,12 @@ int pa_bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
 long pa_bpf_map_elem(int cmd, int map, uint32_t key, void *value);
 /* Records a BPF program load left in r (consumed first, so only the
  * load's count): KSYMBOL and BPF_EVENT records, and of the latter those of
- * type PERF_BPF_EVENT_PROG_LOAD (1) naming the loaded program. SKIP when
- * the program cannot be loaded. */
+ * type PERF_BPF_EVENT_PROG_LOAD (1) naming the loaded program, and whether
+ * the program was JITed (pa_bpf_jited_len() > 0). SKIP when the program
+ * cannot be loaded. */
 struct pa_bpf_load_seen {
 	int ksymbol, bpf_event, prog_load;
+	bool jited;
 };
 struct pa_bpf_load_seen pa_bpf_load_records(struct pa_ring *r, const char *name);
 /* Map the AUX area (aux_pages, a power of two) right after r's mapping,

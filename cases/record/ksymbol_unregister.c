@@ -68,22 +68,23 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
 	struct ksym_rec reg, unreg;
-	char want[64], jit[16];
+	char want[64];
+	bool kallsyms;
+	long jited_len;
 	struct pa_ring r;
 	uint64_t kaddr;
 	uint32_t id = 0;
 	uint8_t tag[8];
 	int fd, pfd;
 
-	/* the symbol's name is set only for a JITed program with JIT
-	 * kallsyms on and hardening off (bpf_prog_kallsyms_add(),
-	 * bpf_jit_kallsyms_enabled()); else the records name nothing */
-	if (pa_sysctl_read("net/core/bpf_jit_enable", jit, sizeof(jit)) == 0 && atoi(jit) == 0)
-		pa_skip("net.core.bpf_jit_enable is 0: an interpreted program has no kernel symbol");
-	if (pa_sysctl_read("net/core/bpf_jit_kallsyms", jit, sizeof(jit)) == 0 && atoi(jit) != 1)
-		pa_skip("net.core.bpf_jit_kallsyms is not 1: BPF programs get no kernel symbol name");
-	if (pa_sysctl_read("net/core/bpf_jit_harden", jit, sizeof(jit)) == 0 && atoi(jit) != 0)
-		pa_skip("net.core.bpf_jit_harden is set: BPF programs get no kernel symbol name");
+	/* the symbol is registered (named, and so recorded by name) for a
+	 * JITed program only: bpf_prog_kallsyms_add() takes fp->jited ones
+	 * (pa_bpf_skip_unless_jited() after the load). /proc/kallsyms lists
+	 * it only with JIT kallsyms on and hardening off
+	 * (bpf_jit_kallsyms_enabled()) and shows its address only where
+	 * kptr_restrict lets us: else the address is not compared */
+	kallsyms = pa_sysctl_long("net/core/bpf_jit_kallsyms") == 1 &&
+		   pa_sysctl_long("net/core/bpf_jit_harden") == 0;
 	attr.disabled = 0;
 	attr.ksymbol = 1;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
@@ -91,17 +92,20 @@ PERFABI_CASE(
 	pfd = pa_bpf_load_trivial("pa_ksym_unreg", &id, tag);
 	if (pfd < 0)
 		pa_skip("cannot load a BPF program: %s", strerror(-pfd));
+	pa_bpf_skip_unless_jited(pfd);
+	jited_len = pa_bpf_jited_len(pfd);
 	snprintf(want, sizeof(want), "bpf_prog_%02x%02x%02x%02x%02x%02x%02x%02x_pa_ksym_unreg",
 		 tag[0], tag[1], tag[2], tag[3], tag[4], tag[5], tag[6], tag[7]);
 	ASSERT_TRUE(find_ksym(&r, want, &reg));
 	EXPECT_EQ(reg.ksym_type, 1u);	/* PERF_RECORD_KSYMBOL_TYPE_BPF */
 	EXPECT_EQ(reg.flags, 0u);	/* register */
-	EXPECT_GT(reg.len, 0u);
-	kaddr = kallsyms_addr(want);
+	EXPECT_EQ(reg.len, (uint32_t)jited_len);	/* prog->jited_len */
+	kaddr = kallsyms ? kallsyms_addr(want) : 0;
 	if (kaddr)
 		EXPECT_EQ(reg.addr, kaddr);
 	else
-		pa_diag("%s: no address in /proc/kallsyms (hidden)", want);
+		pa_diag("%s: no address in /proc/kallsyms (%s)", want,
+			kallsyms ? "hidden" : "net.core.bpf_jit_kallsyms not 1 or bpf_jit_harden set");
 	ASSERT_FALSE(find_ksym(&r, want, &unreg));	/* no second record yet */
 
 	ASSERT_OK(close(pfd));

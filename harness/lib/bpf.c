@@ -77,9 +77,47 @@ int pa_bpf_load_trivial(const char *name, uint32_t *id, uint8_t tag[8])
 	return fd;
 }
 
+/*
+ * Whether the kernel JIT-compiled prog: bpf_prog_info.jited_prog_len (byte
+ * 16) is the JITed image's length, 0 for a program the interpreter runs
+ * (CONFIG_BPF_JIT off, net.core.bpf_jit_enable 0, or a JIT that gave up).
+ * Only a JITed program registers a kernel symbol: bpf_prog_kallsyms_add()
+ * takes fp->jited programs only, and so names the KSYMBOL records
+ * (kernel/bpf/core.c bpf_prog_kallsyms_candidate(), bpf_prog_ksym_set_name()).
+ * The kernel reports the length only to a bpf_capable() caller.
+ */
+long pa_bpf_jited_len(int prog)
+{
+	struct { uint32_t type, id; uint8_t tag[8]; uint32_t jited_prog_len, xlated_prog_len; } info;
+	union { struct pa_bpf_info_attr i; uint8_t pad[256]; } ua;
+
+	memset(&info, 0, sizeof(info));
+	memset(&ua, 0, sizeof(ua));
+	ua.i.bpf_fd = (uint32_t)prog;
+	ua.i.info_len = sizeof(info);
+	ua.i.info = (uint64_t)(uintptr_t)&info;
+	if (syscall(SYS_bpf, 15 /* BPF_OBJ_GET_INFO_BY_FD */, &ua, sizeof(ua)))
+		return -errno;
+	return info.jited_prog_len;
+}
+
+void pa_bpf_skip_unless_jited(int prog)
+{
+	long len = pa_bpf_jited_len(prog);
+
+	if (len < 0) {
+		pa_fail("BPF_OBJ_GET_INFO_BY_FD: %s", pa_errno_name((int)-len));
+		pa_abort();
+	}
+	if (!pa_has_cap(PA_CAP_SYS_ADMIN) && !pa_has_cap(PA_CAP_BPF))
+		pa_skip("no CAP_BPF or CAP_SYS_ADMIN: a program loaded without them registers no kernel symbol (bpf_prog_kallsyms_add()), and jited_prog_len is hidden");
+	if (len == 0)
+		pa_skip("the BPF program was not JITed (jited_prog_len 0: CONFIG_BPF_JIT off or net.core.bpf_jit_enable 0): an interpreted program registers no kernel symbol");
+}
+
 struct pa_bpf_load_seen pa_bpf_load_records(struct pa_ring *r, const char *name)
 {
-	struct pa_bpf_load_seen seen = { 0, 0, 0 };
+	struct pa_bpf_load_seen seen = { 0, 0, 0, false };
 	const struct perf_event_header *h;
 	uint32_t id;
 	uint8_t tag[8];
@@ -90,6 +128,7 @@ struct pa_bpf_load_seen pa_bpf_load_records(struct pa_ring *r, const char *name)
 	prog = pa_bpf_load_trivial(name, &id, tag);
 	if (prog < 0)
 		pa_skip("cannot load a BPF program: %s", pa_errno_name(-prog));
+	seen.jited = pa_bpf_jited_len(prog) > 0;
 	while ((h = pa_ring_next(r))) {
 		seen.ksymbol += h->type == PERF_RECORD_KSYMBOL;
 		if (h->type == PERF_RECORD_BPF_EVENT) {

@@ -38,4 +38,19 @@ out=$(FLIP=1 PERFABI_BENCH_RUNNER=$tmp/runner $B --runs 3 --results "$tmp" --run
 check "a result that differs between runs: exit 1" test $rc -eq 1
 check "named with each run's outcome" grep -q "^  FLAKE a/two@root,paranoid=2: 1:pass 2:fail 3:pass$" <<<"$out"
 check "and counted" grep -q "^flakes: 1 result(s) differed between runs" <<<"$out"
+# --load: one hog per CPU during the runs, the report says so, none is
+# left afterwards (the hogs are subshells of bench.sh: its command line)
+out=$(PERFABI_BENCH_RUNNER=$tmp/runner $B --runs 2 --load --results "$tmp" --run-id loaded 2>"$tmp/load.err"); rc=$?
+check "--load: exit 0" test $rc -eq 0
+check "--load: the report says so" grep -q "^# under load: $(getconf _NPROCESSORS_ONLN) CPU hog(s)" <<<"$out"
+check "--load: pass/fail/skip per run" test "$(grep -cE '^[12] .* 0 +2 +0 +1$' <<<"$out")" -eq 2
+sleep 0.3
+check "--load: no hog left" test -z "$(pgrep -f -- "--run-id loaded")"
+PERFABI_BENCH_RUNNER=$tmp/runner $B --runs 3 --load --results "$tmp" --run-id stopped >/dev/null 2>&1 &
+bench=$!
+sleep 0.3
+kill -TERM "$bench"; wait "$bench"; rc=$?
+check "--load, SIGTERM: exit 143" test $rc -eq 143
+sleep 0.3
+check "--load, SIGTERM: no hog left" test -z "$(pgrep -f -- "--run-id stopped")"
 finish
