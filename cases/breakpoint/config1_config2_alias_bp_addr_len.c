@@ -19,6 +19,7 @@ PERFABI_CASE(
 	.covers = "attr.config1 attr.config2 attr.bp_addr attr.bp_len type.BREAKPOINT",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a;
 	int fd;

@@ -14,6 +14,7 @@ PERFABI_CASE(
 	.covers = "type.BREAKPOINT attr.bp_type attr.bp_addr attr.bp_len",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	void (*volatile fn)(void) = pa_bp_target;
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_X, (const void *)pa_bp_target, sizeof(long));

@@ -18,6 +18,7 @@ PERFABI_CASE(
 	.covers = "type.BREAKPOINT attr.bp_len attr.bp_addr",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&buf[2], HW_BREAKPOINT_LEN_1);
 	int fd = ASSERT_OPEN(&a, 0, -1, -1, 0);

@@ -24,6 +24,7 @@ PERFABI_CASE(
 	.pmu = "breakpoint",
 	.min_kernel = "5.13",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&var_old, HW_BREAKPOINT_LEN_8);
 	int fd, go[2], st;

@@ -23,6 +23,7 @@ PERFABI_CASE(
 	.min_kernel = "4.17",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&buf[0], HW_BREAKPOINT_LEN_2);
 	int fd = ASSERT_OPEN(&a, 0, -1, -1, 0);

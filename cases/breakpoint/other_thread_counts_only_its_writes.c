@@ -34,6 +34,7 @@ PERFABI_CASE(
 	.covers = "type.BREAKPOINT arg.pid attr.bp_addr",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&target, HW_BREAKPOINT_LEN_8);
 	pthread_t th;

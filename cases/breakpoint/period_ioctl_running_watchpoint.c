@@ -42,6 +42,7 @@ PERFABI_CASE(
 	.pmu = "breakpoint",
 	.min_kernel = "3.14",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&target, HW_BREAKPOINT_LEN_8);
 	const struct perf_event_header *h;

@@ -45,6 +45,7 @@ PERFABI_CASE(
 	.min_kernel = "5.10",
 	.pmu = "breakpoint",
 	.timeout = 40,	/* the 10 s bounded waits report before the harness does */
+	.features = "bp-trap",
 ) {
 #if !defined(__x86_64__)
 	pa_skip("u_debugreg, DR6 and DR7 are x86's (checked on x86-64)");

@@ -8,6 +8,7 @@ PERFABI_CASE(
 	.covers = "type.BREAKPOINT attr.bp_type",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_RW, (const void *)&target, HW_BREAKPOINT_LEN_8);
 	uint64_t sink = 0;

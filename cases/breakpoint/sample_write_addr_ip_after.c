@@ -12,6 +12,7 @@ PERFABI_CASE(
 	.covers = "type.BREAKPOINT attr.bp_addr attr.sample_period sample.IP sample.ADDR record.SAMPLE",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 #if defined(__x86_64__)
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&target, HW_BREAKPOINT_LEN_8);

@@ -49,6 +49,7 @@ PERFABI_CASE(
 	.min_kernel = "5.13",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&target, HW_BREAKPOINT_LEN_8);
 	struct sigaction sa;

@@ -13,6 +13,7 @@ PERFABI_CASE(
 	.covers = "type.BREAKPOINT attr.bp_addr attr.bp_len",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 #if defined(__x86_64__)
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&buf.b[4], HW_BREAKPOINT_LEN_4);

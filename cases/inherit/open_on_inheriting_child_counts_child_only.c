@@ -42,6 +42,7 @@ PERFABI_CASE(
 	.covers = "arg.pid attr.inherit type.BREAKPOINT",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr ea, fa;
 	int go[2], done[2], cpus[2], e, f, st;

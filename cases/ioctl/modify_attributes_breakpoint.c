@@ -8,6 +8,7 @@ PERFABI_CASE(
 	.covers = "ioctl.MODIFY_ATTRIBUTES type.BREAKPOINT attr.bp_addr",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&var_a, 8);
 	int fd = ASSERT_OPEN(&a, 0, -1, -1, 0);

@@ -9,6 +9,7 @@ PERFABI_CASE(
 	.pmu = "breakpoint",
 	.privileged = true,
 	.probe = pa_probe_priv,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr attr = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&pa_bp_var,
 						 HW_BREAKPOINT_LEN_4);

@@ -32,6 +32,7 @@ PERFABI_CASE(
 	.min_kernel = "5.13",
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr attr;
 	const struct pa_read_rec *rr;

@@ -126,6 +126,7 @@ PERFABI_CASE(
 		.fixed_in = "6.12.18",	/* Debian changelog: ChangeLog-6.12.18 */
 	},
 	.timeout = 20,
+	.features = "bp-trap",
 ) {
 #if !defined(__x86_64__)
 	pa_skip("the task data swapped is x86's LBR call stack (checked on x86-64)");

@@ -44,6 +44,7 @@ PERFABI_CASE(
 	.min_kernel = "4.1",	/* use_clockid; IDENTIFIER is 3.12 */
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
+	.features = "bp-trap",
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&target, HW_BREAKPOINT_LEN_8);
 	const struct perf_event_header *h;
