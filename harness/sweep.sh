@@ -185,7 +185,7 @@ for name in "${want[@]}"; do
 	u=$(unconfigurable "$name")
 	if [ -n "$u" ]; then
 		sym=${u%% *} file=${u#* }
-		if grep -qE "^[[:space:]]*select[[:space:]]+$sym[[:space:]]*$" "$tree/$file"; then
+		if grep -qE "^[[:space:]]*select[[:space:]]+${sym}[[:space:]]*\$" "$tree/$file"; then
 			say "$name: $file selects $sym without a condition: not configurable on x86"
 			row "$name" "$sym" "- - - -" - - "not configurable on x86 ($file selects it)"
 		else

@@ -43,7 +43,10 @@ nconf=$(grep -vc 'not configurable' <<<"$list")
 # --pick: KEY mod the configurable variants, every one for some key
 picked=$(for k in $(seq 0 $((nconf - 1))); do $S --pick "$(printf '%x' "$k")" --list | cut -d' ' -f1; done | sort -u | wc -l)
 check "--pick 0..$((nconf - 1)) covers all $nconf configurable variants" test "$picked" -eq "$nconf"
-check "--pick uses the key's last hex digits" test "$($S --pick ffff0 --list | cut -d' ' -f1)" = "$($S --pick $(printf '%x' $((16#fff0 % nconf))) --list | cut -d' ' -f1)"
+check "--pick of a commit id uses its last 7 hex digits" \
+	test "$($S --pick 0123456789abcdef0123456789abcdef0123abcd --list | cut -d' ' -f1)" = "$($S --pick 123abcd --list | cut -d' ' -f1)"
+check "... mod the number of configurable variants" \
+	test "$($S --pick 123abcd --list | cut -d' ' -f1)" = "$($S --pick "$(printf '%x' $((16#123abcd % nconf)))" --list | cut -d' ' -f1)"
 check "--pick never picks the unconfigurable" bash -c \
 	'for k in $(seq 0 $1); do harness/sweep.sh --pick "$(printf %x $k)" --list | grep -q "not configurable" && exit 1; done; exit 0' _ $((nconf + 2))
 
