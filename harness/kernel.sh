@@ -212,12 +212,25 @@ requested() {
 ESSENTIAL="CONFIG_PERF_EVENTS CONFIG_SERIAL_8250_CONSOLE CONFIG_BLK_DEV_INITRD CONFIG_RD_GZIP CONFIG_DEVTMPFS CONFIG_PROC_FS CONFIG_SYSFS CONFIG_BINFMT_ELF CONFIG_MULTIUSER"
 
 configure() {
-	local t0 merged opt want have dropped=() f
+	local t0 merged opt want have dropped=() f tkey
 	t0=$(now)
 	say "configuring: make tinyconfig + $(fragments | sed "s|^$REPO/||" | paste -sd' ') + olddefconfig"
 	mkdir -p "$OUT_DIR" || die "cannot create $OUT_DIR"
 	rm -f "$OUT_DIR/.config" "$OUT_DIR/perfabi.stamp"
-	kmake tinyconfig >"$OUT_DIR/perfabi-config.log" 2>&1 || config_failed "make tinyconfig"
+	# `make tinyconfig` runs Kconfig three times (with its compiler
+	# probes: half a minute on a busy 2-CPU machine, more under load);
+	# its result is kept and reused while the tree's Kconfig files and
+	# the compiler are the same (a directory the fragments change often,
+	# the sweep's, configures again per variant)
+	tkey=$( { ${HOSTCC:-gcc} --version 2>&1 | head -n1; ${CC:-gcc} --version 2>&1 | head -n1;
+		  find "$SRC_DIR" -name 'Kconfig*' -printf '%T@ %s %P\n' 2>/dev/null | sort; } | cksum | cut -d' ' -f1)
+	if [ -f "$OUT_DIR/perfabi-tiny.config" ] && [ "$(cat "$OUT_DIR/perfabi-tiny.key" 2>/dev/null)" = "$tkey" ]; then
+		cp "$OUT_DIR/perfabi-tiny.config" "$OUT_DIR/.config" || die "cannot write $OUT_DIR/.config"
+		echo "tinyconfig: the kept result (perfabi-tiny.config)" >"$OUT_DIR/perfabi-config.log"
+	else
+		kmake tinyconfig >"$OUT_DIR/perfabi-config.log" 2>&1 || config_failed "make tinyconfig"
+		cp "$OUT_DIR/.config" "$OUT_DIR/perfabi-tiny.config" && echo "$tkey" >"$OUT_DIR/perfabi-tiny.key"
+	fi
 	merged=$OUT_DIR/perfabi-fragment.config
 	fragments | while read -r f; do cat "$f"; echo; done >"$merged"
 	# the fragment last: Kconfig takes the last assignment of a symbol
