@@ -176,8 +176,14 @@ say "run directory $run_dir; images kept in $store"
 
 # ---------------------------------------------------------------- the sweep
 rows=() status=0
+header=$(printf '%-15s %-52s %5s %5s %5s %5s %7s %6s  %s' variant off pass skip fail xfail build_s run_s note)
+# each row goes to rows.txt as soon as it is known (a long sweep can be
+# read while it runs); the table at the end
+echo "$header" >"$run_dir/rows.txt"
 row() { # NAME OFF COUNTS BUILD RUN NOTE
+	# shellcheck disable=SC2086 # COUNTS: four fields
 	rows+=("$(printf '%-15s %-52s %5s %5s %5s %5s %7s %6s  %s' "$1" "$2" $3 "$4" "$5" "$6")")
+	printf '%s\n' "${rows[-1]}" >>"$run_dir/rows.txt"
 }
 
 for name in "${want[@]}"; do
@@ -261,7 +267,7 @@ done
 
 {
 	echo
-	printf '%-15s %-52s %5s %5s %5s %5s %7s %6s  %s\n' variant off pass skip fail xfail build_s run_s note
+	echo "$header"
 	printf '%s\n' "${rows[@]}"
 	if [ -s "$run_dir/failures.txt" ]; then
 		echo

@@ -96,6 +96,7 @@ check "nohwbreakpoint: not configurable on x86, nothing built" grep -Eq "^nohwbr
 check "the VM booted the kept image" grep -q "^nobpf $tmp/cache/sweep/linux-source-6.12/nobpf/bzImage$" "$tmp/vmlog"
 check "the image's config is kept next to it" test -f "$tmp/cache/sweep/linux-source-6.12/nobpf/config-nobpf"
 check "the table is written to the run directory" bash -c 'grep -q "^nobpf " "$1"/sweep-*/table.txt' _ "$tmp/r1"
+check "... and row by row, as the sweep goes" bash -c 'grep -q "^nobpf " "$1"/sweep-*/rows.txt' _ "$tmp/r1"
 
 : >"$tmp/vmlog"
 out=$(KEEP_ON=BPF_JIT $S --results "$tmp/r2" --variant nobpf 2>&1); rc=$?
