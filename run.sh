@@ -6,6 +6,7 @@
 #   ./run.sh --compare RUN_A RUN_B             what changed between two result sets
 #   ./run.sh --kcov [-- runner options]        kernel/events/ coverage (gcov kernel, QEMU)
 #   ./run.sh kernel build [SOURCE]             a minimal kernel from source
+#   ./run.sh kernel sweep [--variant NAME]     that kernel in config variants, each booted
 #   ./run.sh bisect CASE --good A --bad B      the commit that changed CASE
 #   ./run.sh bisect CASE --packages SERIES     ... or the Debian package
 #   ./run.sh bisect-step CASE                  one step, for git bisect run
@@ -22,6 +23,7 @@ usage: ./run.sh [options] [PATTERN...]
        ./run.sh --kcov [--tree SOURCE] [-- runner options]
        ./run.sh --kcov --compare RUN_A RUN_B
        ./run.sh kernel build|list|clean [...]
+       ./run.sh kernel sweep [--list] [--variant NAME]... [--pick KEY] [...]
        ./run.sh bisect CASE[@CELL] --good REF --bad REF [--tree DIR] [...]
        ./run.sh bisect CASE[@CELL] --packages SERIES [...]
        ./run.sh bisect-step CASE[@CELL] [--tree DIR] [...]
@@ -49,6 +51,13 @@ results.tsv, summary.json) and never overwrites an earlier one.
                    build a minimal kernel for --vm from Debian's
                    linux-source-6.12/6.1 or a kernel tree (out of tree, in
                    ~/.cache/perfabi); see ./run.sh kernel --help
+  kernel sweep     build that kernel in variants, each with one optional
+                   feature group off (BPF, kprobes, cgroups, SMP, ACPI...;
+                   fixtures/kernel/sweep/), boot each and run the suite:
+                   a table of pass/skip/fail/xfail and build/run seconds
+                   per variant, exit 1 on any failure; --list, --variant
+                   NAME, --pick COMMIT (one, by rotation; what CI runs);
+                   see ./run.sh kernel sweep --help
   bisect CASE ...  find the kernel commit (git bisect in a kernel tree) or
                    the Debian package version that changed CASE's outcome;
                    bisect-step is one step of it, for `git bisect run`;
@@ -110,6 +119,10 @@ case "${1:-}" in
 	;;
 kernel)
 	shift
+	# the sweep boots the suite: build it first (not for --help or --list)
+	if [ "${1:-}" = sweep ]; then
+		case " ${*%% -- *} " in *" -h "*|*" --help "*|*" --list "*) ;; *) build ;; esac
+	fi
 	exec harness/kernel.sh "$@"
 	;;
 bisect-step)

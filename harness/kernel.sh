@@ -18,7 +18,8 @@ FRAGDIR=$REPO/fixtures/kernel
 usage() {
 	cat <<'USAGE'
 usage: ./run.sh kernel build [--variant NAME] [--config FILE]... [--revert COMMIT]...
-                             [--jobs N] [SOURCE]
+                             [--dir NAME] [--jobs N] [SOURCE]
+       ./run.sh kernel sweep [--list] [--variant NAME]... [...]   (see sweep --help)
        ./run.sh kernel source 6.12|6.1
        ./run.sh kernel list
        ./run.sh kernel clean [SOURCE]
@@ -52,6 +53,11 @@ Options:
                    share one build directory (<variant>-revert), so going
                    from one revert to another rebuilds only what changed.
                    The release gets -revert-<commit7>... appended
+  --dir NAME       the build directory's name under build/<tree>/ (default:
+                   the variant's name, or 'default'). Builds that name the
+                   same directory share it: a change of fragments makes its
+                   config again and kbuild rebuilds only what the changed
+                   options touch (./run.sh kernel sweep uses 'sweep')
   --jobs N         make -jN (default: the number of CPUs)
   -h, --help       this text
 
@@ -206,12 +212,25 @@ requested() {
 ESSENTIAL="CONFIG_PERF_EVENTS CONFIG_SERIAL_8250_CONSOLE CONFIG_BLK_DEV_INITRD CONFIG_RD_GZIP CONFIG_DEVTMPFS CONFIG_PROC_FS CONFIG_SYSFS CONFIG_BINFMT_ELF CONFIG_MULTIUSER"
 
 configure() {
-	local t0 merged opt want have dropped=() f
+	local t0 merged opt want have dropped=() f tkey
 	t0=$(now)
 	say "configuring: make tinyconfig + $(fragments | sed "s|^$REPO/||" | paste -sd' ') + olddefconfig"
 	mkdir -p "$OUT_DIR" || die "cannot create $OUT_DIR"
 	rm -f "$OUT_DIR/.config" "$OUT_DIR/perfabi.stamp"
-	kmake tinyconfig >"$OUT_DIR/perfabi-config.log" 2>&1 || config_failed "make tinyconfig"
+	# `make tinyconfig` runs Kconfig three times (with its compiler
+	# probes: half a minute on a busy 2-CPU machine, more under load);
+	# its result is kept and reused while the tree's Kconfig files and
+	# the compiler are the same (a directory the fragments change often,
+	# the sweep's, configures again per variant)
+	tkey=$( { ${HOSTCC:-gcc} --version 2>&1 | head -n1; ${CC:-gcc} --version 2>&1 | head -n1;
+		  find "$SRC_DIR" -name 'Kconfig*' -printf '%T@ %s %P\n' 2>/dev/null | sort; } | cksum | cut -d' ' -f1)
+	if [ -f "$OUT_DIR/perfabi-tiny.config" ] && [ "$(cat "$OUT_DIR/perfabi-tiny.key" 2>/dev/null)" = "$tkey" ]; then
+		cp "$OUT_DIR/perfabi-tiny.config" "$OUT_DIR/.config" || die "cannot write $OUT_DIR/.config"
+		echo "tinyconfig: the kept result (perfabi-tiny.config)" >"$OUT_DIR/perfabi-config.log"
+	else
+		kmake tinyconfig >"$OUT_DIR/perfabi-config.log" 2>&1 || config_failed "make tinyconfig"
+		cp "$OUT_DIR/.config" "$OUT_DIR/perfabi-tiny.config" && echo "$tkey" >"$OUT_DIR/perfabi-tiny.key"
+	fi
 	merged=$OUT_DIR/perfabi-fragment.config
 	fragments | while read -r f; do cat "$f"; echo; done >"$merged"
 	# the fragment last: Kconfig takes the last assignment of a symbol
@@ -255,23 +274,25 @@ make_vars() {
 # ------------------------------------------------------------------ build
 cmd_build() {
 	local source=6.12 t0 log image rel
-	VARIANT='' EXTRA=() REVERTS=() JOBS=$(nproc 2>/dev/null || echo 2)
+	VARIANT='' EXTRA=() REVERTS=() JOBS=$(nproc 2>/dev/null || echo 2) DIRNAME=''
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h|--help) usage; exit 0 ;;
-		--variant|--config|--jobs|--revert)
+		--variant|--config|--jobs|--revert|--dir)
 			[ $# -ge 2 ] || die "option '$1' needs an argument"
 			case "$1" in
 			--variant) VARIANT=$2 ;;
 			--config) [ -f "$2" ] || die "no fragment file '$2'"
 				  EXTRA+=("$(cd "$(dirname "$2")" && pwd -P)/$(basename "$2")") ;;
 			--jobs) JOBS=$2 ;;
+			--dir) [[ $2 =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "bad --dir '$2': a plain name (a-z, 0-9, -)"
+			       DIRNAME=$2 ;;
 			--revert) [[ $2 =~ ^[0-9a-f]{12}$ ]] || die "bad --revert '$2': a 12-digit commit id"
 				  [ -f "$REVERTDIR/$2.patch" ] || die "no reverse patch for '$2': fixtures/kernel/revert/ has $(ls "$REVERTDIR" 2>/dev/null | sed -n 's/\.patch$//p' | paste -sd' ')"
 				  REVERTS+=("$2") ;;
 			esac
 			shift 2 ;;
-		--variant=*|--config=*|--jobs=*|--revert=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+		--variant=*|--config=*|--jobs=*|--revert=*|--dir=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 		-*) die "unknown option '$1' (try --help)" ;;
 		*) source=$1; shift ;;
 		esac
@@ -289,7 +310,7 @@ cmd_build() {
 	if [ -f "$SRC_DIR/.config" ] || [ -d "$SRC_DIR/include/config" ]; then
 		die "the tree $SRC_DIR has been configured in place (its .config or include/config exists); perfabi builds out of tree and never cleans a tree: run 'make mrproper' there or give a clean tree"
 	fi
-	OUT_DIR=$BUILD_CACHE/$KEY/${VARIANT:-default}
+	OUT_DIR=$BUILD_CACHE/$KEY/${DIRNAME:-${VARIANT:-default}}
 	if [ ${#REVERTS[@]} -gt 0 ]; then
 		need_packages patch
 		prepare_reverts
@@ -361,9 +382,10 @@ cmd_source() { # unpack a Debian source (once) and print the tree's path
 case "${1:-}" in
 build) shift; cmd_build "$@" ;;
 source) shift; cmd_source "$@" ;;
+sweep) shift; exec "$REPO/harness/sweep.sh" "$@" ;;
 list) cmd_list ;;
 clean) shift; cmd_clean "$@" ;;
 -h|--help|help) usage ;;
-'') die "no command: build, source, list or clean (try --help)" ;;
-*) die "unknown command '$1': build, source, list or clean (try --help)" ;;
+'') die "no command: build, sweep, source, list or clean (try --help)" ;;
+*) die "unknown command '$1': build, sweep, source, list or clean (try --help)" ;;
 esac
