@@ -47,10 +47,11 @@ configurable on x86") and builds nothing for it.
 Options:
   --list           the variants, one a line (NAME and what it turns off)
   --variant NAME   only this variant (repeatable; default: all, in --list order)
-  --pick KEY       one variant chosen by KEY (a hex commit id): the
-                   configurable variants in --list order, number
-                   (KEY mod their count); what CI runs, so that successive
-                   commits cover every variant
+  --pick KEY       one variant chosen by KEY (a hex commit id): of the
+                   variants fixtures/kernel/sweep/verified.tsv records
+                   with 0 FAIL (else of every configurable one), in --list
+                   order, number (KEY mod their count); what CI runs, so
+                   that successive commits cover every verified variant
   --source SOURCE  the kernel source, as for ./run.sh kernel build (default 6.12)
   --no-build       boot the images a previous sweep kept, build nothing
   --results DIR    parent of the run directory (default results); the run
@@ -111,6 +112,19 @@ configurable_names() {
 	done
 }
 
+# The variants a whole sweep run showed with 0 FAIL (fixtures/kernel/sweep/
+# verified.tsv, a row per run: variant, date, kernel, pass, skip, fail,
+# xfail, commit), in --list order: --pick rotates over these, so that CI
+# keeps every verified variant green; a new variant joins once a sweep
+# shows it clean. None verified: every configurable one.
+verified_names() {
+	local n ledger=$FRAGDIR/verified.tsv
+	[ -f "$ledger" ] || return 0
+	for n in $(configurable_names); do
+		awk -F'\t' -v n="$n" '$1 == n && $6 == "0" { ok = 1 } END { exit !ok }' "$ledger" && echo "$n"
+	done
+}
+
 # ---------------------------------------------------------------- arguments
 want=() source=6.12 pick='' build=1 results=results jobs='' vm_args=() list=0
 while [ $# -gt 0 ]; do
@@ -141,7 +155,8 @@ done
 if [ -n "$pick" ]; then
 	[ ${#want[@]} -eq 0 ] || die "--pick and --variant exclude each other"
 	[[ $pick =~ ^[0-9a-fA-F]+$ ]] || die "bad --pick '$pick': a hex key (a commit id)"
-	mapfile -t conf < <(configurable_names)
+	mapfile -t conf < <(verified_names)
+	[ ${#conf[@]} -gt 0 ] || mapfile -t conf < <(configurable_names)
 	[ ${#pick} -le 7 ] || pick=${pick: -7}
 	want=("${conf[$(( 16#$pick % ${#conf[@]} ))]}")
 fi
