@@ -59,6 +59,6 @@ fi
 # every name a case declares is one the harness probes
 bad=$(grep -ho '^[[:space:]]*\.features[[:space:]]*=[[:space:]]*"[^"]*"' cases/*/*.c |
 	sed 's/.*"\(.*\)"/\1/' | tr ' ' '\n' | sort -u |
-	grep -vxE 'ns:(net|uts|ipc|pid|user|cgroup|time|mnt)|cgroup|bpf|hrtimer' || true)
+	grep -vxE 'ns:(net|uts|ipc|pid|user|cgroup|time|mnt)|cgroup|bpf|hrtimer|bp-trap' || true)
 check "every declared feature is known to harness/lib/features.c${bad:+ (unknown: $bad)}" test -z "$bad"
 finish

@@ -87,7 +87,7 @@ check "without flock() a concurrent run is refused" \
 kill -KILL $pid; wait $pid 2>/dev/null
 pkill -KILL -f "$SELF/selftest/sleep_privileged"
 check "a pid lock left by a killed run is taken over" \
-	env PERFABI_TEST_NO_FLOCK=1 "$RUN" --cases "$SELF" --no-results selftest/pass >/dev/null 2>&1
+	bash -c 'PERFABI_TEST_NO_FLOCK=1 "$1" --cases "$2" --no-results selftest/pass >/dev/null 2>&1' - "$RUN" "$SELF"
 check "and removed at the end" test ! -e "$tmp/state/lock.held"
 
 # a tree below a 0700 directory (a checkout in /root, make install under
