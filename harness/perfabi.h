@@ -1036,6 +1036,20 @@ bool pa_data_src_is_na(uint64_t data_src);
  * arm64), where a page fault there leaves the sample's ip; 0 elsewhere. */
 uint64_t pa_store_byte(volatile char *p);
 /*
+ * One page whose first store takes a write fault on a present pte, on any
+ * correct kernel: a one-page MAP_PRIVATE mapping of a memfd page (filled by
+ * pwrite, so the page is in the page cache), read once at off. The read maps
+ * the page-cache page read-only (a private mapping must not write through
+ * to the file), so the store is a copy-on-write fault on a present page. A
+ * read of a fresh anonymous page need not map the shared zero page
+ * (pvm_no_zero_page, s390 mm_forbids_zeropage, userfaultfd): it may map a
+ * writable page, and the store then takes no fault at all. The mapping is
+ * one page, so whatever THP or shmem huge pages do with the memfd's folio,
+ * the page tables map it (and, after the fault, its anonymous copy) by a
+ * base pte. NULL with errno on failure.
+ */
+char *pa_cow_page(size_t off);
+/*
  * Exactly n page faults in a thread: pa_fault_pages_prep() maps a set of n
  * fresh pages (no huge pages: one fault each), pa_fault_pages_run() enables
  * fd, stores one byte into each page of a set (at pa_fault_pages_addr()),

@@ -3,7 +3,7 @@
 #include <sys/mman.h>
 
 PERFABI_CASE(
-	.assertion = "PERF_SAMPLE_DATA_PAGE_SIZE reports the size of the page mapping the sample's data address: the base page size for a write fault on a present 4K-mapped anonymous page",
+	.assertion = "PERF_SAMPLE_DATA_PAGE_SIZE reports the size of the page mapping the sample's data address: the base page size for a write (copy-on-write) fault on a present base-page-mapped private page",
 	.ref = "perf_event_open(2), PERF_RECORD_SAMPLE data_page_size (5.11, 8d97e71811aa): \"the size of the page for the data address\"; kernel/events/core.c perf_get_page_size()",
 	.covers = "sample.DATA_PAGE_SIZE",
 	.min_kernel = "5.11",
@@ -17,9 +17,12 @@ PERFABI_CASE(
 	volatile char *p;
 	int fd;
 
-	p = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_TRUE(p != MAP_FAILED);
-	(void)p[0];	/* present (zero page, read-only pte): the write below faults on it */
+	/* present (the page-cache page, read-only pte): the write below faults on it */
+	p = pa_cow_page(0);
+	if (!p) {
+		pa_fail("mapping a copy-on-write page: %s", pa_errno_name(errno));
+		pa_abort();
+	}
 	attr.sample_type = PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_PAGE_SIZE;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 4);

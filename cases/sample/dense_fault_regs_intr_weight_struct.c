@@ -35,13 +35,13 @@ PERFABI_CASE(
 		pa_skip("%s", pa_frame_unsupported());
 	if (pa_lockdown_confidentiality())
 		pa_skip("kernel lockdown (confidentiality) forbids PERF_SAMPLE_REGS_INTR");
-	data = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* present (the page-cache page, read-only pte): the store takes a
+	 * write (copy-on-write) fault */
+	data = pa_cow_page(DATA_OFF);
 	scratch = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_TRUE(data != MAP_FAILED && scratch != MAP_FAILED);
+	ASSERT_TRUE(data != NULL && scratch != MAP_FAILED);
 	stub = pa_frame_store_stub();
 	ASSERT_TRUE(stub != NULL);
-	(void)madvise((void *)data, (size_t)psz, MADV_NOHUGEPAGE);
-	(void)data[DATA_OFF];	/* present (the zero page): the store takes a write fault */
 
 	attr.disabled = 1;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR |

@@ -33,15 +33,15 @@ static void prep(void *arg)
 	w.stack_lo = (uint64_t)(uintptr_t)sa;
 	w.stack_hi = w.stack_lo + ssz;
 	/* one-page mappings: each is mapped by a base page, whatever THP does */
-	w.data = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* present (the page-cache page, read-only pte): the store takes a
+	 * write (copy-on-write) fault */
+	w.data = pa_cow_page(DATA_OFF);
 	w.scratch = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	w.stub = pa_frame_store_stub();
-	if (w.data == MAP_FAILED || w.scratch == MAP_FAILED || !w.stub) {
+	if (!w.data || w.scratch == MAP_FAILED || !w.stub) {
 		w.fault_err = errno;
 		return;
 	}
-	(void)madvise((void *)w.data, (size_t)psz, MADV_NOHUGEPAGE);
-	(void)w.data[DATA_OFF];	/* present (the zero page): the store takes a write fault */
 	/* warm up: the stub, this stack depth, both out buffers, the clock */
 	memset(&out, 0, sizeof(out));
 	pa_frame_call(&warm, w.stub, (uint64_t)(uintptr_t)(w.scratch + 64 - 8));

@@ -9,6 +9,47 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
+char *pa_cow_page(size_t off)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	char *buf, *p;
+	ssize_t w;
+	int fd, e;
+
+	if (off >= (size_t)psz) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fd = memfd_create("perfabi-cow", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = calloc(1, (size_t)psz);
+	if (!buf) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(buf, 0x5a, (size_t)psz);
+	w = pwrite(fd, buf, (size_t)psz, 0);
+	e = errno;
+	free(buf);
+	if (w != (ssize_t)psz) {
+		close(fd);
+		errno = w < 0 ? e : EIO;
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	e = errno;
+	close(fd);		/* the mapping keeps the file */
+	if (p == MAP_FAILED) {
+		errno = e;
+		return NULL;
+	}
+	(void)madvise(p, (size_t)psz, MADV_NOHUGEPAGE);
+	(void)*(volatile char *)(p + off);	/* maps the page-cache page read-only */
+	return p;
+}
+
 char *pa_fault_pages_prep(struct pa_fault_pages *f, int n)
 {
 	size_t len;
