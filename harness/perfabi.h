@@ -696,6 +696,10 @@ void pa_work_pages(int pages);
 void pa_check_clockid_times(clockid_t clk, const char *clk_name);
 /* Spin until this thread has used `ms` milliseconds of CPU time. */
 void pa_work_cpu_ms(int ms);
+/* This thread's context switches so far, voluntary and not
+ * (getrusage(RUSAGE_THREAD)), or -1: a try switched out between two points
+ * (a software event's period restarts at sched-in) says nothing. */
+long pa_thread_switches(void);
 /* The least time an event of this task that was on (enabled, or running)
  * throughout pa_work_cpu_ms(ms) shows: perf switches the task's events
  * out in prepare_task_switch() and back in finish_task_switch(), while the

@@ -25,16 +25,6 @@ static void writes(int n)
  * once), then every NEW writes. PERF_SAMPLE_PERIOD is left out: with it a
  * software-style event samples every hit (cases/sample/period_sw_every_event).
  */
-/* switches of this thread so far, voluntary and not */
-static long switches(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return -1;
-	return ru.ru_nvcsw + ru.ru_nivcsw;
-}
-
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_PERIOD on an enabled, running write-watchpoint sampling event takes effect at once: of the writes after the ioctl the 1st overflows, then the OLD-th (the old period, once, as for software events), then every NEW-th; every sample's PERF_SAMPLE_ADDR is bp_addr and the count is every write",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_PERIOD (takes effect immediately since Linux 3.14); kernel/events/core.c __perf_event_period() (pmu->stop, period_left = 0, pmu->start: hw_breakpoint_stop()/hw_breakpoint_start()) and perf_swevent_set_period() (the next period from hw.last_period)",
@@ -71,7 +61,7 @@ PERFABI_CASE(
 		writes(1);		/* disabled: not counted */
 		ASSERT_EQ(pa_read_one(fd), 0);
 
-		sw = switches();
+		sw = pa_thread_switches();
 		ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 		writes(BEFORE);
 		head[0] = pa_ring_head(&r);
@@ -89,7 +79,7 @@ PERFABI_CASE(
 		writes(NEW);		/* write OLD + 2 NEW */
 		head[6] = pa_ring_head(&r);
 		ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-		sw = switches() - sw;
+		sw = pa_thread_switches() - sw;
 		writes(1);		/* disabled again: not counted */
 
 		count = pa_read_one(fd);

@@ -15,15 +15,6 @@
  */
 #define TRIES	20
 
-static long switches(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return -1;
-	return ru.ru_nvcsw + ru.ru_nivcsw;
-}
-
 struct try {
 	uint64_t head_before, head_after, count;
 	int samples;
@@ -47,7 +38,7 @@ static void one_try(struct try *t)
 	 * data_head, on the control page: the data pages are read only once
 	 * the event is disabled. */
 	pa_touch_pages(1);
-	ASSERT_GE(switches(), 0);
+	ASSERT_GE(pa_thread_switches(), 0);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &warm));
 	ASSERT_EQ(pa_read_one(fd), 0);
 	ASSERT_EQ(pa_ring_head(&ring), 0);
@@ -55,11 +46,11 @@ static void one_try(struct try *t)
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pa_touch_pages(10);		/* 10 of the 1000 */
 	t->head_before = pa_ring_head(&ring);
-	t->sw0 = switches();
+	t->sw0 = pa_thread_switches();
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_PERIOD, &period));
 	pa_touch_pages(1);
 	t->head_after = pa_ring_head(&ring);
-	t->sw1 = switches();
+	t->sw1 = pa_thread_switches();
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	t->count = pa_read_one(fd);
 	t->samples = pa_ring_count(&ring, PERF_RECORD_SAMPLE);

@@ -16,15 +16,6 @@
  */
 #define TRIES	20
 
-static long switches(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return -1;
-	return ru.ru_nvcsw + ru.ru_nivcsw;
-}
-
 struct try {
 	uint64_t head[7], count;	/* data_head after each step */
 	int samples;
@@ -48,7 +39,7 @@ static void one_try(struct try *t)
 	 * data_head, on the control page: the data pages are read only once
 	 * the event is disabled. */
 	pa_touch_pages(1);
-	ASSERT_GE(switches(), 0);
+	ASSERT_GE(pa_thread_switches(), 0);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &warm));
 	ASSERT_EQ(pa_read_one(fd), 0);
 	ASSERT_EQ(pa_ring_head(&ring), 0);
@@ -56,11 +47,11 @@ static void one_try(struct try *t)
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pa_touch_pages(5);			/* 5 of OLD */
 	t->head[0] = pa_ring_head(&ring);
-	t->sw0 = switches();
+	t->sw0 = pa_thread_switches();
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_PERIOD, &period));
 	pa_touch_pages(1);			/* event 1 after the ioctl */
 	t->head[1] = pa_ring_head(&ring);
-	t->sw1 = switches();
+	t->sw1 = pa_thread_switches();
 	pa_touch_pages(OLD - 2);		/* events 2 .. OLD-1 */
 	t->head[2] = pa_ring_head(&ring);
 	pa_touch_pages(1);			/* event OLD */

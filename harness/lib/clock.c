@@ -14,6 +14,7 @@
  * than the one before it (one thread writes them all, in order). Equal
  * times pass: a jiffies clocksource ticks once per jiffy.
  */
+#include <sys/resource.h>
 #include "internal.h"
 
 #include <sys/ioctl.h>
@@ -132,4 +133,13 @@ void pa_check_clockid_times(clockid_t clk, const char *clk_name)
 	munmap(p, (size_t)psz * 3);
 	pa_ring_unmap(&r);
 	close(fd);
+}
+
+long pa_thread_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
 }
