@@ -104,16 +104,7 @@ if [ "$LOAD" = 1 ]; then
 	# shellcheck source=harness/load.sh
 	. harness/load.sh
 	HOGS=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
-	# the hogs end on every way out; a signal ends the run in progress
-	# too (run in the background, it ignores SIGINT: it gets SIGTERM)
-	on_signal() { # EXIT-STATUS
-		[ -n "$runner" ] && kill -TERM "$runner" 2>/dev/null && wait "$runner" 2>/dev/null
-		exit "$1"
-	}
-	trap load_stop EXIT
-	trap 'on_signal 130' INT
-	trap 'on_signal 143' TERM
-	trap 'on_signal 129' HUP
+	load_traps runner	# the hogs end on every way out; a signal ends the run in progress too
 	load_start "$HOGS"
 	echo "bench.sh: $HOGS CPU hog(s) running" >&2
 fi

@@ -39,6 +39,23 @@ load_stop() {
 	LOAD_PIDS=()
 }
 
+# Stop the hogs on every way out of the caller. A signal also ends the
+# command whose pid the caller keeps in the variable named VAR (run in the
+# background, it ignores SIGINT: it gets SIGTERM), then exits 128+N.
+load_traps() { # VAR
+	LOAD_CHILD_VAR=$1
+	trap load_stop EXIT
+	trap 'load_on_signal 130' INT
+	trap 'load_on_signal 143' TERM
+	trap 'load_on_signal 129' HUP
+}
+
+load_on_signal() { # EXIT-STATUS
+	local pid=${!LOAD_CHILD_VAR:-}
+	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	exit "$1"
+}
+
 # sourced: only the functions
 if [ "${BASH_SOURCE[0]}" != "$0" ]; then
 	return 0
@@ -82,16 +99,7 @@ if [ -n "$HOGS" ] && ! { [[ $HOGS =~ ^[0-9]+$ ]] && [ "$HOGS" -ge 1 ] && [ "$HOG
 fi
 
 cmd=
-# a signal to us ends COMMAND too (an asynchronous command ignores SIGINT,
-# so it gets SIGTERM), then the hogs (EXIT)
-on_signal() { # EXIT-STATUS
-	[ -n "$cmd" ] && kill -TERM "$cmd" 2>/dev/null && wait "$cmd" 2>/dev/null
-	exit "$1"
-}
-trap load_stop EXIT
-trap 'on_signal 130' INT
-trap 'on_signal 143' TERM
-trap 'on_signal 129' HUP
+load_traps cmd		# a signal ends COMMAND too, then the hogs
 load_start ${HOGS:+"$HOGS"}
 "$@" &
 cmd=$!
