@@ -5,6 +5,7 @@
  * and JUnit XML. Unit-tested in tests/unit/test_report.c.
  */
 #include "report.h"
+#include "lib/internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -87,6 +88,12 @@ int rp_parse_line(const char *line, struct rp_result *r)
 	}
 	r->duration_ms = nf > 2 ? strtol(f[2], NULL, 10) : 0;
 	r->detail = xstrndup(nf > 3 ? f[3] : "", nf > 3 ? len[3] : 0);
+	/* results written by anything else (an older runner, a hand) may
+	 * hold bytes that are not UTF-8: the XML and HTML must not */
+	pa_text_sanitize(r->name, false);
+	pa_text_sanitize(r->cas, false);
+	pa_text_sanitize(r->cell, false);
+	pa_text_sanitize(r->detail, false);
 	return 0;
 }
 

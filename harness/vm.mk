@@ -8,8 +8,9 @@ REPORT     := $(BUILD)/perfabi-report
 
 all: $(REPORT)
 
-$(REPORT): $(REPORT_OBJ)
-	$(CC) $(CFLAGS) $(REPORT_OBJ) -o $@ $(LDSTATIC) $(LDFLAGS)
+# (and the case library for its one UTF-8 sanitizer, pa_text_sanitize())
+$(REPORT): $(REPORT_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(REPORT_OBJ) $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
 
 # The unit test of the report logic links report_lib.o as well.
 $(BUILD)/tests/test_report: tests/unit/test_report.c tests/unit/unit.h $(BUILD)/obj/harness/report_lib.o $(RUN_LIB_OBJ) $(LIB) $(BUILD)/abi-check.stamp $(HDRS)

@@ -518,7 +518,10 @@ running_case() { # console.log -> result name or ''
 salvage_results() { # console.log outdir: results from the streamed KTAP
 	local log=$1 out=$2
 	sed -n '/^K\{0,1\}TAP version/,$p' "$log" | grep -E '^(K?TAP version|1\.\.|ok |not ok |#)' >"$out/run.tap"
+	# kselftest's forms (a pass's or failure's reason on the "# detail:"
+	# line before its result) and the older ones (" - reason", "# TODO")
 	awk '
+	/^# detail: / { pending = substr($0, 11); next }
 	/^(not )?ok [0-9]+ / {
 		neg = ($1 == "not"); line = $0
 		sub(/^(not )?ok [0-9]+ /, "", line)
@@ -526,9 +529,11 @@ salvage_results() { # console.log outdir: results from the streamed KTAP
 		rest = substr(line, length(name) + 1)
 		o = neg ? "fail" : "pass"; d = ""
 		if (rest ~ /# SKIP/) { o = "skip"; d = rest; sub(/.*# SKIP ?/, "", d) }
-		else if (rest ~ /# TODO XFAIL/) { o = "xfail"; d = rest; sub(/.*# TODO XFAIL ?/, "", d) }
-		else if (rest ~ /# TODO XPASS/) { o = "xpass"; d = rest; sub(/.*# TODO XPASS ?/, "", d) }
-		else { d = rest; sub(/^ - /, "", d) }
+		else if (rest ~ /# (TODO )?XFAIL/) { o = "xfail"; d = rest; sub(/.*# (TODO )?XFAIL ?/, "", d) }
+		else if (rest ~ /# (TODO )?XPASS/) { o = "xpass"; d = rest; sub(/.*# (TODO )?XPASS ?/, "", d) }
+		else if (rest ~ /^ - /) { d = rest; sub(/^ - /, "", d) }
+		else d = pending
+		pending = ""
 		printf "%s\t%s\t0\t%s\n", name, o, d
 	}' "$log" >"$out/results.tsv"
 }
@@ -562,8 +567,13 @@ mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
 status=0
 summary=()
 accel_done=
-tap_n=0
+# stdout: one KTAP document whose tests are the kernels (ktap.rst's
+# nested tests): the plan first, each kernel's own stream indented as its
+# subtest, then that kernel's result line (not ok when its suite failed or
+# its guest broke)
+kn=0
 echo "KTAP version 1"
+echo "1..${#k_label[@]}"
 for i in "${!k_label[@]}"; do
 	label=${k_label[$i]} pkg=${k_pkg[$i]} ver=${k_ver[$i]}
 	out=$RUN_DIR/$label
@@ -578,8 +588,9 @@ for i in "${!k_label[@]}"; do
 		else
 			say "$label: the kernel build failed; skipping this kernel"
 			summary+=("$(printf '%-14s %-8s %s' "$label" "-" "build failed: ${k_build[$i]}")")
-			tap_n=$((tap_n + 1))
-			echo "not ok $tap_n $label - the kernel build failed (see above)"
+			kn=$((kn + 1))
+			echo "# detail: the kernel build failed: ${k_build[$i]} (see above)"
+			echo "not ok $kn $label"
 			status=1
 			continue
 		fi
@@ -589,8 +600,9 @@ for i in "${!k_label[@]}"; do
 		else
 			say "$label: cannot fetch $pkg; skipping this kernel"
 			summary+=("$(printf '%-14s %-8s %s' "$label" "-" "fetch failed: $pkg")")
-			tap_n=$((tap_n + 1))
-			echo "not ok $tap_n $label - cannot fetch $pkg"
+			kn=$((kn + 1))
+			echo "# detail: cannot fetch $pkg"
+			echo "not ok $kn $label"
 			status=1
 			continue
 		fi
@@ -648,29 +660,27 @@ for i in "${!k_label[@]}"; do
 		qpid=$!
 		end_watch "$raw" "$qpid" &
 		watchpid=$!
-		# live progress: the KTAP lines and kernel trouble, not the payload
-		# live progress on stdout as one KTAP stream for all kernels:
-		# results renumbered and named <kernel>/<result>, everything
-		# else a diagnostic; the plan comes at the end
+		# live progress: the guest's KTAP stream, indented as this
+		# kernel's subtest, and kernel trouble as diagnostics; not the
+		# payload. The count of results (and whether the guest's own
+		# version line came) goes to tapcount.
 		tail -n +1 -f --pid="$qpid" "$raw" 2>/dev/null |
-			awk -v n="$tap_n" -v k="$label" -v cf="$WORK/tapcount" '
+			awk -v cf="$WORK/tapcount" '
 			{ sub(/\r$/, "") }
-			/^(ok|not ok) [0-9]+ / {
-				neg = ($1 == "not"); line = $0
-				sub(/^(not )?ok [0-9]+ /, "", line)
-				printf "%sok %d %s/%s\n", neg ? "not " : "", ++n, k, line; fflush(); next
-			}
-			/^# / { print; fflush(); next }
-			/^[0-9]+ passed/ { print "# " k ": " $0; fflush(); next }
-			/^perfabi-vm: (init|runner|starting)|Kernel panic|Oops|WARNING:|BUG:/ { print "# " $0; fflush() }
-			END { print n > cf }' &
+			/^KTAP version [0-9]+$/ { started = 1; print "  " $0; fflush(); next }
+			/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; print "  " $0; fflush(); next }
+			/^(ok|not ok) [0-9]+ / { n++; print "  " $0; fflush(); next }
+			/^#( |$)/ { print "  " $0; fflush(); next }
+			/^[0-9]+ passed/ { print "  # " $0; fflush(); next }
+			/^perfabi-vm: (init|runner|starting)|Kernel panic|Oops|WARNING:|BUG:/ { print "  # " $0; fflush() }
+			END { print n + 0, started + 0, plan + 0 > cf }' &
 		tailpid=$!
 		wait "$qpid"
 		qrc=$?
 		qpid=
 		wait "$tailpid" 2>/dev/null
 		tailpid=
-		tap_n=$(cat "$WORK/tapcount" 2>/dev/null || echo "$tap_n")
+		read -r sub_n sub_started sub_plan 2>/dev/null <"$WORK/tapcount" || { sub_n=0 sub_started=0 sub_plan=0; }
 		kill "$watchpid" 2>/dev/null
 		wait "$watchpid" 2>/dev/null
 		watchpid=
@@ -772,9 +782,12 @@ for i in "${!k_label[@]}"; do
 			detail="$detail; last result before it: ${lastres:-none}"
 			printf '%s\tfail\t0\t%s (kernel %s, see console.log%s)\n' "$who" "$vstate: $detail" \
 				"$label" "${excerpt:+ and kernel-trouble.txt}" >>"$out/results.tsv"
-			printf 'not ok %d %s - %s: %s\n' "$(wc -l <"$out/results.tsv")" "$who" "$vstate" "$detail" >>"$out/run.tap"
-			tap_n=$((tap_n + 1))
-			printf 'not ok %d %s/%s - %s: %s\n' "$tap_n" "$label" "$who" "$vstate" "${detail//#/}"
+			printf '# detail: %s: %s\nnot ok %d %s\n' "$vstate" "$detail" "$(wc -l <"$out/results.tsv")" "$who" >>"$out/run.tap"
+			# in this kernel's subtest, where the guest's stream began
+			# and its plan has room (else the kernel's line says it)
+			if [ "${sub_started:-0}" = 1 ] && [ "${sub_n:-0}" -lt "${sub_plan:-0}" ]; then
+				printf '  # detail: %s: %s\n  not ok %d %s\n' "$vstate" "$detail" "$((sub_n + 1))" "$who"
+			fi
 		fi
 		{
 			printf '{\n  "perfabi": 1,\n  "run_id": %s,\n  "kernel": %s,\n' "$(js "$RUN_ID/$label")" "$(js "${release:-unknown}")"
@@ -822,6 +835,17 @@ for i in "${!k_label[@]}"; do
 	} >"$out/vm.json"
 	initramfs_s=0
 	say "$label: $vstate, $counts; boot ${boot:-?} s, suite ${suite_s:-?} s, wall $wall s ($accel_done, $INITRD_FMT initramfs) -> $out"
+	kn=$((kn + 1))
+	if [ "$vstate" != ok ]; then
+		echo "# detail: $vstate${detail:+: $detail}; $counts"
+		echo "not ok $kn $label"
+	elif [ "$nfail" -gt 0 ]; then
+		echo "# detail: $nfail result(s) failed; $counts"
+		echo "not ok $kn $label"
+	else
+		echo "# $label: $counts"
+		echo "ok $kn $label"
+	fi
 	summary+=("$(printf '%-14s %-8s %-5s boot %6s s  wall %7s s  %s' "$label" "$vstate" "$accel_done" "${boot:-?}" "$wall" "$counts")")
 done
 
@@ -841,5 +865,4 @@ if [ -x "$BUILD/perfabi-report" ]; then
 			echo "# report: $RUN_DIR/matrix.html, JUnit XML in $RUN_DIR/junit/"
 	fi
 fi
-echo "1..$tap_n"
 exit $status

@@ -61,8 +61,16 @@ void pa_ktap_result(FILE *f, int n, const char *name, enum pa_outcome o,
 /* Parse one result line; returns 1 and fills the outputs when it is one. */
 int pa_ktap_parse_result(const char *line, int *n, char *name, size_t nlen,
 			 enum pa_outcome *o, char *detail, size_t dlen);
-/* Make text safe for one KTAP line (no newlines, no '#' in names). */
+/* Make text one line of valid UTF-8 (control characters become spaces,
+ * bytes that are not UTF-8 become '?'). */
 void pa_ktap_sanitize(char *s);
+/* The same, keeping newlines: the one place where text from the kernel or a
+ * case (diagnostics, kernel log lines) is made valid UTF-8. */
+void pa_text_sanitize(char *s, bool keep_newlines);
+/* A pass's note or a failure's reason: the diagnostic line before its result
+ * line. pa_ktap_detail_line() gives the text of such a line, else NULL. */
+#define PA_KTAP_DETAIL "# detail: "
+const char *pa_ktap_detail_line(const char *line);
 
 const char *pa_errno_str(int err);	/* "EINVAL" or "errno 1234" */
 

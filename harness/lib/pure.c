@@ -275,23 +275,80 @@ void pa_ktap_header(FILE *f, int planned)
 	fprintf(f, "KTAP version 1\n1..%d\n", planned);
 }
 
+/*
+ * Text from the kernel or a case reaches KTAP, TSV, JSON, JUnit and HTML:
+ * make it one line of valid UTF-8 here, once. Control characters become a
+ * space; a byte that does not start or continue a well-formed UTF-8
+ * sequence (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF)
+ * becomes '?'.
+ */
+static size_t utf8_seq(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	size_t n;
+	unsigned int lo = 0x80, hi = 0xbf;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+void pa_text_sanitize(char *s, bool keep_newlines)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_seq(p);
+
+		if (n == 0) {
+			*p++ = '?';
+		} else if (n == 1) {
+			if ((*p < 0x20 && !(keep_newlines && *p == '\n')) || *p == 0x7f)
+				*p = ' ';
+			p++;
+		} else {
+			p += n;
+		}
+	}
+}
+
 void pa_ktap_sanitize(char *s)
 {
-	for (; *s; s++)
-		if (*s == '\n' || *s == '\r' || *s == '\t')
-			*s = ' ';
+	pa_text_sanitize(s, false);
 }
 
 /*
- * Outcomes map onto TAP directives that every TAP consumer understands:
- * skip is "# SKIP", and the expected-failure pair uses "# TODO" (a failing
- * TODO test is an xfail, a passing one an xpass), prefixed by the kselftest
- * word so a reader sees which.
+ * Result lines as the kernel's own tools write them (ktap.rst, kselftest.h):
+ * "ok N name", "not ok N name", "ok N name # SKIP reason", and kselftest's
+ * expected-failure pair "ok N name # XFAIL reason" / "ok N name # XPASS
+ * reason". The name is the result's stable name and nothing else: a pass's
+ * note or a failure's reason is a "# detail: ..." diagnostic line printed
+ * just before the result line.
  */
 void pa_ktap_result(FILE *f, int n, const char *name, enum pa_outcome o,
 		    const char *detail)
 {
-	const char *ok = (o == PA_FAIL || o == PA_XFAIL) ? "not ok" : "ok";
 	char d[512] = "";
 
 	if (detail) {
@@ -300,21 +357,27 @@ void pa_ktap_result(FILE *f, int n, const char *name, enum pa_outcome o,
 	}
 	switch (o) {
 	case PA_SKIP:
-		fprintf(f, "%s %d %s # SKIP %s\n", ok, n, name, d[0] ? d : "no reason given");
+		fprintf(f, "ok %d %s # SKIP %s\n", n, name, d[0] ? d : "no reason given");
 		break;
 	case PA_XFAIL:
-		fprintf(f, "%s %d %s # TODO XFAIL %s\n", ok, n, name, d);
+		fprintf(f, "ok %d %s # XFAIL %s\n", n, name, d);
 		break;
 	case PA_XPASS:
-		fprintf(f, "%s %d %s # TODO XPASS %s\n", ok, n, name, d);
+		fprintf(f, "ok %d %s # XPASS %s\n", n, name, d);
 		break;
 	default:
 		if (d[0])
-			fprintf(f, "%s %d %s - %s\n", ok, n, name, d);
-		else
-			fprintf(f, "%s %d %s\n", ok, n, name);
+			fprintf(f, "%s%s\n", PA_KTAP_DETAIL, d);
+		fprintf(f, "%s %d %s\n", o == PA_FAIL ? "not ok" : "ok", n, name);
 	}
 	fflush(f);
+}
+
+const char *pa_ktap_detail_line(const char *line)
+{
+	size_t l = strlen(PA_KTAP_DETAIL);
+
+	return strncmp(line, PA_KTAP_DETAIL, l) ? NULL : line + l;
 }
 
 int pa_ktap_parse_result(const char *line, int *n, char *name, size_t nlen,
@@ -346,14 +409,20 @@ int pa_ktap_parse_result(const char *line, int *n, char *name, size_t nlen,
 	dir = strstr(p, " # ");
 	if (dir) {
 		const char *w = dir + 3;
+		if (!strncmp(w, "TODO ", 5) && (!strncmp(w + 5, "XFAIL", 5) || !strncmp(w + 5, "XPASS", 5)))
+			w += 5;	/* results written before kselftest's form */
 		if (!strncmp(w, "SKIP", 4)) {
 			*o = PA_SKIP;
 			w += 4;
+		} else if (!strncmp(w, "XFAIL", 5)) {
+			*o = PA_XFAIL;
+			w += 5;
+		} else if (!strncmp(w, "XPASS", 5)) {
+			*o = PA_XPASS;
+			w += 5;
 		} else if (!strncmp(w, "TODO", 4)) {
 			*o = ok ? PA_XPASS : PA_XFAIL;
 			w += 4;
-			if (!strncmp(w, " XFAIL", 6) || !strncmp(w, " XPASS", 6))
-				w += 6;
 		}
 		while (*w == ' ')
 			w++;

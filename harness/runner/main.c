@@ -81,6 +81,36 @@ static void print_skip_reasons(FILE *f, const struct pa_result *r, int n)
 		fprintf(f, "#          and %d other reasons (run.tap has each)\n", nt - TOP);
 }
 
+/* The run ends with its failures listed (name and reason), so a person
+ * sees where it failed without searching the stream; then the known bugs
+ * that did not show (XPASS: a kernel fixed early, good news). */
+static void print_outcome_list(FILE *f, const struct pa_result *r, int n, enum pa_outcome o,
+			       const char *title)
+{
+	enum { TOP = 50 };
+	int nf = 0, shown = 0;
+
+	for (int i = 0; i < n; i++)
+		nf += r[i].outcome == o;
+	if (!nf)
+		return;
+	fprintf(f, "# %s %d:\n", title, nf);
+	for (int i = 0; i < n && shown < TOP; i++) {
+		if (r[i].outcome != o)
+			continue;
+		fprintf(f, "#   %s: %.200s\n", r[i].name, r[i].detail[0] ? r[i].detail : "(no reason given)");
+		shown++;
+	}
+	if (nf > shown)
+		fprintf(f, "#   and %d more (results.tsv has each)\n", nf - shown);
+}
+
+static void print_failures(FILE *f, const struct pa_result *r, int n)
+{
+	print_outcome_list(f, r, n, PA_FAIL, "failed");
+	print_outcome_list(f, r, n, PA_XPASS, "passed although a known bug was expected (XPASS)");
+}
+
 static const char *default_cases_dir(char *buf, size_t len)
 {
 	char self[PATH_MAX];
@@ -245,6 +275,7 @@ static void kmsg_after_case(struct pa_result *r, FILE *out, FILE *tap)
 
 	if (!pa_kmsg_trouble(kmsg_fd, line, sizeof(line)))
 		return;
+	pa_ktap_sanitize(line);
 	fprintf(out, "# the kernel logged while %s ran: %s\n", r->name, line);
 	if (tap)
 		fprintf(tap, "# kernel log while %s ran: %s\n", r->name, line);
@@ -260,19 +291,29 @@ static void collect(const struct pa_job *job, const struct pa_exec *e,
 {
 	int code = WIFEXITED(e->status) ? WEXITSTATUS(e->status) : -1;
 	int rn;
-	char rname[256], detail[512] = "";
+	char rname[256], detail[512] = "", pending[512] = "";
 	enum pa_outcome parsed = PA_FAIL;
 	bool have = false;
 
 	snprintf(r->name, sizeof(r->name), "%s", job->name);
 	r->duration_ms = e->duration_ms;
+	if (e->output)
+		pa_text_sanitize(e->output, true);
 	for (char *line = e->output, *nl; line && *line; line = nl) {
+		const char *dl;
+
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl++ = 0;
-		if (pa_ktap_parse_result(line, &rn, rname, sizeof(rname), &parsed,
-					 detail, sizeof(detail)))
+		if ((dl = pa_ktap_detail_line(line))) {
+			snprintf(pending, sizeof(pending), "%s", dl);
+		} else if (pa_ktap_parse_result(line, &rn, rname, sizeof(rname), &parsed,
+						detail, sizeof(detail))) {
 			have = true;
+			if (!detail[0])
+				snprintf(detail, sizeof(detail), "%s", pending);
+			pending[0] = 0;
+		}
 	}
 	if (e->timed_out) {
 		r->outcome = PA_FAIL;
@@ -299,7 +340,7 @@ static void collect(const struct pa_job *job, const struct pa_exec *e,
 			    r->outcome == PA_XPASS;
 
 		if (!*line || !strncmp(line, "KTAP version", 12) || !strncmp(line, "TAP version", 11) || !strncmp(line, "1..", 3) ||
-		    !strncmp(line, "ok ", 3) || !strncmp(line, "not ok ", 7))
+		    !strncmp(line, "ok ", 3) || !strncmp(line, "not ok ", 7) || pa_ktap_detail_line(line))
 			continue;
 		if (tap)
 			fprintf(tap, "%s%s\n", line[0] == '#' ? "" : "# ", line);
@@ -540,6 +581,29 @@ static void emit_result(const struct sink *k, int j, const struct pa_result *r, 
 		fprintf(stderr, "\r[%d/%d] %.60s\033[K", j + 1, k->njobs, r->name);
 }
 
+/* The results as perfabi-report's run (one column per cell). */
+static void to_rp_run(struct rp_run *run, const struct pa_result *res, int n)
+{
+	run->r = calloc((size_t)n + 1, sizeof(*run->r));
+	for (int i = 0; run->r && i < n; i++) {
+		char *line = NULL;
+
+		if (asprintf(&line, "%s\t%s\t%ld\t%s", res[i].name, pa_outcome_name(res[i].outcome),
+			     res[i].duration_ms, res[i].detail) < 0)
+			break;
+		if (!rp_parse_line(line, &run->r[run->n]))
+			run->n++;
+		free(line);
+	}
+}
+
+static void free_rp_run(struct rp_run *run)
+{
+	for (int i = 0; i < run->n; i++)
+		rp_result_free(&run->r[i]);
+	free(run->r);
+}
+
 /* --junit FILE: the results as JUnit XML, by perfabi-report's writer. */
 static int write_junit(const char *path, const char *label, const struct pa_result *res, int n)
 {
@@ -549,21 +613,30 @@ static int write_junit(const char *path, const char *label, const struct pa_resu
 
 	if (!f)
 		return -1;
-	run.r = calloc((size_t)n + 1, sizeof(*run.r));
-	for (int i = 0; run.r && i < n; i++) {
-		char *line = NULL;
-
-		if (asprintf(&line, "%s\t%s\t%ld\t%s", res[i].name, pa_outcome_name(res[i].outcome),
-			     res[i].duration_ms, res[i].detail) < 0)
-			break;
-		if (!rp_parse_line(line, &run.r[run.n]))
-			run.n++;
-		free(line);
-	}
+	to_rp_run(&run, res, n);
 	rp_junit(f, &run);
-	for (int i = 0; i < run.n; i++)
-		rp_result_free(&run.r[i]);
-	free(run.r);
+	free_rp_run(&run);
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
+
+/* Every run's HTML report, report.html in its run directory: perfabi-report
+ * matrix's page (case x cell, failures first), as --vm writes matrix.html. */
+static int write_html(FILE *f, const char *dir, const char *label, const struct pa_result *res, int n)
+{
+	struct rp_run run = { .label = (char *)label, .dir = (char *)dir };
+	struct rp_runs runs = { .v = &run, .n = 1, .cap = 1 };
+	struct rp_matrix m = { 0 };
+	int rc = 0;
+
+	to_rp_run(&run, res, n);
+	if (rp_matrix_build(&m, &runs))
+		rc = -1;
+	else
+		rp_matrix_html(f, &m, &runs);
+	rp_matrix_free(&m);
+	free_rp_run(&run);
 	if (fclose(f))
 		rc = -1;
 	return rc;
@@ -996,7 +1069,13 @@ int main(int argc, char **argv)
 		rc = 2;
 	}
 	if (run_dir[0]) {
-		printf("# results: %s\n", run_dir);
+		FILE *hf = open_in(run_dir, "report.html");
+
+		if (!hf || write_html(hf, run_dir, ctx.release, res, done)) {
+			fprintf(stderr, "perfabi-run: cannot write %s/report.html: %s\n", run_dir, strerror(errno));
+			rc = 2;
+		}
+		printf("# results: %s (report.html: the results as a page)\n", run_dir);
 	}
 	if (have_abi)
 		printf("# ABI map: the cases run cover %d of %d elements (%d more untestable with a reason, %d %s)\n",
@@ -1004,6 +1083,7 @@ int main(int argc, char **argv)
 		       nsel < nall ? "not covered by the selected cases" : "without a case");
 	pa_matrix_totals(stdout, &plan, res, done);
 	print_skip_reasons(stdout, res, done);
+	print_failures(stdout, res, done);
 	pa_print_totals(stdout, &counts);
 	if (counts.n[PA_FAIL] && !stop_sig && !rc)
 		rc = 1;	/* an output that could not be written (2) stays 2 */

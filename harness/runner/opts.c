@@ -3,6 +3,7 @@
 #include "runner.h"
 
 #include <fnmatch.h>
+#include <unistd.h>
 
 void pa_usage(FILE *f, const char *prog)
 {
@@ -22,7 +23,10 @@ void pa_usage(FILE *f, const char *prog)
 "                       subject, release, CVE, stable releases, the case\n"
 "  -v, --verbose        print every case's diagnostics, not only failures'\n"
 "      --cases DIR      where the built cases are (default: next to the runner)\n"
-"      --results DIR    where run directories go (default: results)\n"
+"      --results DIR    where run directories go (default: results): each run\n"
+"                       writes DIR/<run-id>/run.tap (the KTAP stream),\n"
+"                       results.tsv (a line per result), summary.json and\n"
+"                       report.html (the results as a page)\n"
 "      --run-id ID      name of this run's directory (default: time and kernel)\n"
 "      --no-results     write no results directory\n"
 "      --timeout-scale X  multiply every case's timeout by X (emulators)\n"
@@ -235,7 +239,9 @@ void pa_print_totals(FILE *f, const struct pa_counts *c)
 {
 	fprintf(f, "# totals: %d pass, %d fail, %d skip, %d xfail, %d xpass\n",
 		c->n[PA_PASS], c->n[PA_FAIL], c->n[PA_SKIP], c->n[PA_XFAIL], c->n[PA_XPASS]);
-	fprintf(f, "%d passed, %d failed, %d skipped\n",
+	/* nothing but KTAP on a stream: the closing count is a diagnostic,
+	 * except for a person at a terminal */
+	fprintf(f, "%s%d passed, %d failed, %d skipped\n", isatty(fileno(f)) ? "" : "# ",
 		c->n[PA_PASS], c->n[PA_FAIL], c->n[PA_SKIP]);
 }
 

@@ -8,16 +8,16 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 out=$("$SELF/selftest/crash"); rc=$?
 check "a body killed by a signal fails" test $rc -eq 1
-check "naming the signal" grep -q "^not ok 1 selftest/crash - body killed by signal 9 (Killed)$" <<<"$out"
+check "naming the signal" result_with_detail "$out" "^not ok 1 selftest/crash$" "^# detail: body killed by signal 9 (Killed)$"
 out=$("$SELF/selftest/exit_status"); rc=$?
 check "a body that exits 3 fails" test $rc -eq 1
-check "naming the status" grep -q "^not ok 1 selftest/exit_status - body exited with status 3$" <<<"$out"
+check "naming the status" result_with_detail "$out" "^not ok 1 selftest/exit_status$" "^# detail: body exited with status 3$"
 out=$("$SELF/selftest/no_assertion" 2>&1); rc=$?
 check "a case without .assertion fails" test $rc -eq 1
 check "and says so" grep -qx "selftest/no_assertion: the case declares no .assertion" <<<"$out"
 out=$("$SELF/selftest/bad_feature"); rc=$?
 check "an unknown feature is a failure, not a skip" test $rc -eq 1
-check "naming it" grep -q "^not ok 1 selftest/bad_feature - unknown feature 'bogus'" <<<"$out"
+check "naming it" result_with_detail "$out" "^not ok 1 selftest/bad_feature$" "^# detail: unknown feature 'bogus'"
 out=$("$SELF/selftest/pass" --help); rc=$?
 check "--help exits 0" test $rc -eq 0
 check "--help names the case and the exit codes" \
@@ -28,7 +28,7 @@ for i in $(seq 0 16); do echo "old$i" >"$tmp/k$i"; done
 out=$(PERFABI_SELFTEST_DIR=$tmp "$SELF/selftest/many_sysctls"); rc=$?
 check "a 17th knob fails the case" test $rc -eq 1
 check "saying how many a case may change" \
-	grep -q "^not ok 1 selftest/many_sysctls - 1 check(s) failed: .*too many sysctls changed by one case (max 16)" <<<"$out"
+	result_with_detail "$out" "^not ok 1 selftest/many_sysctls$" "^# detail: 1 check(s) failed: .*too many sysctls changed by one case (max 16)"
 restored=0
 for i in $(seq 0 15); do [ "$(cat "$tmp/k$i")" = "old$i" ] && restored=$((restored + 1)); done
 check "the 16 knobs are back at their first values" test $restored -eq 16
@@ -42,7 +42,7 @@ wait_for 10 grep -q "^# ref\|^# selftest/sleep_privileged" "$tmp/out"
 wait_for 10 pgrep -P $pid >/dev/null
 kill -TERM $pid; wait $pid; rc=$?
 check "an interrupted case dies of the signal" test $rc -eq 143
-check "after a failure line" grep -q "^not ok 1 selftest/sleep_privileged - interrupted$" "$tmp/out"
+check "after a failure line" result_with_detail "$(cat "$tmp/out")" "^not ok 1 selftest/sleep_privileged$" "^# detail: interrupted$"
 check "that names the signal" grep -q "^# harness: interrupted by signal 15$" "$tmp/out"
 check "the body is gone" bash -c "! pgrep -P $pid >/dev/null"
 out=$("$SELF/selftest/race"); rc=$?
@@ -52,5 +52,5 @@ out=$(PERFABI_PARALLEL=0 "$SELF/selftest/global_undeclared"); rc=$?
 check "a case that pins itself passes when it runs alone" test $rc -eq 0
 out=$(PERFABI_PARALLEL=1 "$SELF/selftest/global_undeclared"); rc=$?
 check "beside other cases (-j) and not .alone, it fails" test $rc -eq 1
-check "saying what it did and what to declare" grep -q "^not ok 1 selftest/global_undeclared - harness: the case pinned itself to a CPU while other cases ran beside it (perfabi-run -j): declare .alone = true$" <<<"$out"
+check "saying what it did and what to declare" result_with_detail "$out" "^not ok 1 selftest/global_undeclared$" "^# detail: harness: the case pinned itself to a CPU while other cases ran beside it (perfabi-run -j): declare .alone = true$"
 finish

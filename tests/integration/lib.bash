@@ -15,6 +15,10 @@ check() { # check "description" command...
 	local d=$1; shift
 	if "$@"; then ok "$d"; else not_ok "$d" "command failed: $*"; fi
 }
+# result_with_detail TEXT RESULT-RE DETAIL-RE: the result line matching
+# RESULT-RE (grep's basic regex) comes right after the "# detail: ..." line
+# that matches DETAIL-RE (a failure's reason, a pass's note)
+result_with_detail() { grep -B1 -e "$2" <<<"$1" | grep -q -e "$3"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 finish() { echo "1..$n"; [ "$failed" -eq 0 ]; }
 # wait until a condition holds, at most $1 seconds

@@ -41,13 +41,13 @@ done
 out=$("$RUN" --cases "$C" --no-results 'f/*' 2>&1); rc=$?
 check "misbehaving cases fail the run" test $rc -eq 1
 check "an exit code above 4 is a failure" \
-	grep -q "^not ok [0-9]* f/exit5@$ME,paranoid=[0-9-]* - runner: case binary exited 5$" <<<"$out"
+	result_with_detail "$out" "^not ok [0-9]* f/exit5@$ME,paranoid=[0-9-]*$" "^# detail: runner: case binary exited 5$"
 check "death by a signal is a failure" \
-	grep -q "^not ok [0-9]* f/killed@$ME,paranoid=[0-9-]* - runner: case binary killed by signal 9$" <<<"$out"
+	result_with_detail "$out" "^not ok [0-9]* f/killed@$ME,paranoid=[0-9-]*$" "^# detail: runner: case binary killed by signal 9$"
 check "an exit status the KTAP line contradicts is a failure" \
-	grep -q "^not ok [0-9]* f/mismatch@$ME,paranoid=[0-9-]* - runner: exit status 1 does not match the KTAP result$" <<<"$out"
+	result_with_detail "$out" "^not ok [0-9]* f/mismatch@$ME,paranoid=[0-9-]*$" "^# detail: runner: exit status 1 does not match the KTAP result$"
 check "a failing --info is a failure" \
-	grep -q "^not ok [0-9]* f/noinfo@$ME,paranoid=[0-9-]* - runner: '$C/f/noinfo --info' failed$" <<<"$out"
+	result_with_detail "$out" "^not ok [0-9]* f/noinfo@$ME,paranoid=[0-9-]*$" "^# detail: runner: '$C/f/noinfo --info' failed$"
 check "a failure's diagnostics are shown" grep -q "^# diagnostic of f/exit5$" <<<"$out"
 check "a pass's are not" bash -c '! grep -q "^# diagnostic of f/ok$" <<<"$1"' _ "$out"
 check "the passing case passes" grep -q "^ok [0-9]* f/ok@$ME" <<<"$out"

@@ -32,10 +32,18 @@ check "a failing case makes the run exit 1" test $rc -eq 1
 out=$("$RUN" --cases "$SELF" --no-results selftest/skip selftest/xfail selftest/pass); rc=$?
 check "skip and xfail do not fail the run" test $rc -eq 0
 check "skip carries its reason" grep -q "# SKIP no 'no_such_pmu' PMU" <<<"$out"
-check "xfail is a TODO" grep -q "^not ok .* selftest/xfail@.* # TODO XFAIL selftest" <<<"$out"
+check "xfail is kselftest's ok # XFAIL" grep -q "^ok [0-9]* selftest/xfail@[a-z]*,paranoid=[0-9-]* # XFAIL selftest" <<<"$out"
 # as root both cells (root, user) run; otherwise only the runner's own
 if [ "$ME" = root ]; then closing="2 passed, 0 failed, 2 skipped"; else closing="1 passed, 0 failed, 1 skipped"; fi
-check "closing line is plain" grep -qx "$closing" <<<"$out"
+check "closing count is a diagnostic on a pipe" grep -qx "# $closing" <<<"$out"
+check "nothing on stdout but KTAP" bash -c '! grep -vE "^(KTAP version 1|1\.\.[0-9]+|(not )?ok [0-9]+ [^ ]+( # (SKIP|XFAIL|XPASS)( .*)?)?|#( .*)?)$" <<<"$1"' _ "$out"
+out=$("$RUN" --cases "$SELF" --no-results selftest/fail selftest/pass)
+check "a failure's reason is a diagnostic before its line" bash -c 'grep -A1 "^# detail: 1 check(s) failed" <<<"$1" | grep -q "^not ok [0-9]* selftest/fail@[a-z]*,paranoid=[0-9-]*$"' _ "$out"
+check "the run ends with its failures listed" grep -q "^#   selftest/fail@[a-z]*,paranoid=[0-9-]*: 1 check(s) failed: " <<<"$out"
+if command -v script >/dev/null; then
+	tty_out=$(script -qec "$RUN --cases $SELF --no-results selftest/pass" /dev/null | tr -d '\r')
+	check "a person at a terminal sees the plain closing line" grep -qE "^[0-9]+ passed, 0 failed, 0 skipped$" <<<"$tty_out"
+fi
 if command -v prove >/dev/null; then
 	"$RUN" --cases "$SELF" --results "$tmp/r" --run-id p selftest/pass selftest/skip selftest/xfail >/dev/null
 	check "prove accepts run.tap" bash -c "prove -Q -e cat $tmp/r/p/run.tap >/dev/null"

@@ -29,7 +29,15 @@ static void test_parse_line(void **state)
 	assert_string_equal(r.cell, "user,paranoid=2");
 	assert_int_equal(r.outcome, RP_FAIL);
 	assert_int_equal(r.duration_ms, 12);
-	assert_string_equal(r.detail, "check failed: a\tb");	/* tabs in the detail stay */
+	/* a tab in the detail stays in the detail, made a space like any
+	 * control character */
+	assert_string_equal(r.detail, "check failed: a b");
+	rp_result_free(&r);
+	/* bytes that are not UTF-8 never reach the XML or HTML */
+	assert_int_equal(rp_parse_line("read/x\xff@user,paranoid=2\tfail\t1\tbad \xc3(\xe2\x9c\x93)\n", &r), 0);
+	assert_string_equal(r.name, "read/x?@user,paranoid=2");
+	assert_string_equal(r.cas, "read/x?");
+	assert_string_equal(r.detail, "bad ?(\xe2\x9c\x93)");
 	rp_result_free(&r);
 
 	/* no cell, no detail, CRLF */

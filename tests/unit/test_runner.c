@@ -99,7 +99,7 @@ static void totals_line_is_plain(void **state)
 	pa_count(&c, (enum pa_outcome)17);	/* ignored */
 	CAPTURE(out, pa_print_totals(f, &c));
 	assert_string_equal(out, "# totals: 40 pass, 1 fail, 2 skip, 1 xfail, 0 xpass\n"
-				 "40 passed, 1 failed, 2 skipped\n");
+				 "# 40 passed, 1 failed, 2 skipped\n");
 }
 
 static void json_escaping(void **state)
