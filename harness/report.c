@@ -4,6 +4,7 @@
  *
  *   perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...
  *   perfabi-report compare [--all] RUN_A RUN_B
+ *   perfabi-report kcidb [--origin NAME] [--out FILE] RUNDIR...
  *
  * A RUNDIR holds results.tsv (one run), or one subdirectory with a
  * results.tsv per kernel (a ./run.sh --vm run).
@@ -20,6 +21,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...\n"
 	      "       perfabi-report compare [--all] RUN_A RUN_B\n"
+	      "       perfabi-report kcidb [--origin NAME] [--out FILE] RUNDIR...\n"
 	      "\n"
 	      "matrix   one row per case, one column per (run or kernel, identity,\n"
 	      "         paranoid level): pass, fail, skip, xfail, xpass; --html writes\n"
@@ -28,12 +30,15 @@ static void usage(FILE *f)
 	      "         regressions (pass -> fail), fixes, newly skipped; results only\n"
 	      "         one side has (a filtered or interrupted run) are counted on one\n"
 	      "         line, and listed with --all\n"
+	      "kcidb    the runs as KernelCI KCIDB I/O JSON (schema v5.3) on stdout or\n"
+	      "         in FILE: a checkout and a build per run or kernel, a test per\n"
+	      "         result; NAME (default perfabi) is the origin and id prefix\n"
 	      "\n"
 	      "A RUNDIR holds results.tsv, or subdirectories that do (one per kernel\n"
 	      "of a ./run.sh --vm run). compare pairs the kernels of two VM runs by\n"
 	      "name.\n"
 	      "\n"
-	      "Exit status: 0 no regression (compare) or written (matrix), 1 a\n"
+	      "Exit status: 0 no regression (compare) or written (matrix, kcidb), 1 a\n"
 	      "regression, 2 bad usage or an unreadable run directory.\n", f);
 }
 
@@ -231,6 +236,120 @@ static int cmd_compare(int argc, char **argv)
 	return regressed ? 1 : 0;
 }
 
+/* The string value of "key" in a JSON file perfabi wrote (summary.json,
+ * vm.json: one key a line, no escapes that matter here), or "". */
+static void json_get(const char *dir, const char *file, const char *key, char *out, size_t len)
+{
+	char path[4200], line[4096], pat[128];
+	FILE *f;
+
+	out[0] = 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	snprintf(pat, sizeof(pat), "\"%s\": \"", key);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, pat), *q;
+
+		if (!p)
+			continue;
+		p += strlen(pat);
+		q = strchr(p, '"');
+		if (q)
+			snprintf(out, len, "%.*s", (int)(q - p), p);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+static int cmd_kcidb(int argc, char **argv)
+{
+	const char *origin = "perfabi", *outpath = NULL;
+	struct rp_runs runs = { 0 };
+	struct rp_kcidb_meta *meta;
+	char (*buf)[6][512];
+	char host[256] = "";
+	FILE *out = stdout;
+	int i, rc = 0;
+
+	for (i = 0; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--origin") && i + 1 < argc) {
+			origin = argv[++i];
+		} else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+			outpath = argv[++i];
+		} else {
+			fprintf(stderr, "perfabi-report: kcidb: unknown option or missing argument '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!rp_kcidb_origin_ok(origin)) {
+		fprintf(stderr, "perfabi-report: bad --origin '%s': lower-case letters, digits and '_' (a KCIDB origin)\n",
+			origin);
+		return 2;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "perfabi-report: kcidb needs at least one RUNDIR (see --help)\n");
+		return 2;
+	}
+	if (load_all(&runs, argv + i, argc - i)) {
+		rp_runs_free(&runs);
+		return 2;
+	}
+	gethostname(host, sizeof(host) - 1);
+	meta = calloc((size_t)runs.n + 1, sizeof(*meta));
+	buf = calloc((size_t)runs.n + 1, sizeof(*buf));
+	for (int k = 0; meta && buf && k < runs.n; k++) {
+		const char *dir = runs.v[k].dir, *slash = strrchr(dir, '/');
+		char parent[4200];
+		const char *pb;
+
+		/* the run (directory) names are unique on their host: a VM
+		 * run's kernels are DIR/<run-id>/<kernel> */
+		snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - dir) : 0, dir);
+		pb = strrchr(parent, '/') ? strrchr(parent, '/') + 1 : parent;
+		json_get(dir, "vm.json", "release", buf[k][1], sizeof(buf[k][1]));
+		if (!buf[k][1][0])
+			json_get(dir, "summary.json", "kernel", buf[k][1], sizeof(buf[k][1]));
+		json_get(dir, "summary.json", "machine", buf[k][2], sizeof(buf[k][2]));
+		json_get(dir, "summary.json", "start_time", buf[k][3], sizeof(buf[k][3]));
+		json_get(dir, "vm.json", "config_name", buf[k][4], sizeof(buf[k][4]));
+		{
+			char vmj[4300];
+
+			snprintf(vmj, sizeof(vmj), "%s/vm.json", dir);
+			if (!access(vmj, F_OK))
+				snprintf(buf[k][0], sizeof(buf[k][0]), "%s/%s/%s", host, pb, slash ? slash + 1 : dir);
+			else
+				snprintf(buf[k][0], sizeof(buf[k][0]), "%s/%s", host, slash ? slash + 1 : dir);
+		}
+		snprintf(buf[k][5], sizeof(buf[k][5]), "perfabi on %s (%s)%s%s",
+			 buf[k][1][0] ? buf[k][1] : runs.v[k].label, buf[k][2][0] ? buf[k][2] : "?",
+			 buf[k][4][0] ? ", config " : "", buf[k][4]);
+		meta[k].id = buf[k][0];
+		meta[k].release = buf[k][1];
+		meta[k].arch = buf[k][2];
+		meta[k].start_time = buf[k][3];
+		meta[k].config_name = buf[k][4];
+		meta[k].comment = buf[k][5];
+	}
+	if (!meta || !buf) {
+		rc = 2;
+	} else if (outpath && !(out = fopen(outpath, "we"))) {
+		fprintf(stderr, "perfabi-report: cannot write %s: %s\n", outpath, strerror(errno));
+		rc = 2;
+	} else {
+		rp_kcidb(out, origin, &runs, meta);
+		if (outpath && fclose(out)) {
+			fprintf(stderr, "perfabi-report: cannot write %s: %s\n", outpath, strerror(errno));
+			rc = 2;
+		}
+	}
+	free(meta);
+	free(buf);
+	rp_runs_free(&runs);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -250,6 +369,8 @@ int main(int argc, char **argv)
 		}
 		return cmd_compare(argc - 2, argv + 2);
 	}
-	fprintf(stderr, "perfabi-report: unknown command '%s': matrix or compare (see --help)\n", argv[1]);
+	if (!strcmp(argv[1], "kcidb"))
+		return cmd_kcidb(argc - 2, argv + 2);
+	fprintf(stderr, "perfabi-report: unknown command '%s': matrix, compare or kcidb (see --help)\n", argv[1]);
 	return 2;
 }

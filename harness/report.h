@@ -106,6 +106,30 @@ void rp_matrix_text(FILE *f, const struct rp_matrix *m, bool colour);
 void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs);
 void rp_junit(FILE *f, const struct rp_run *run);
 
+/*
+ * KernelCI's KCIDB I/O JSON, schema v5.3 (github.com/kernelci/kcidb-io): one
+ * checkout and one build per run (the kernel under test), one test per
+ * result. tests/kcidb/ has the field rules the output is checked against.
+ */
+struct rp_kcidb_meta {
+	const char *id;		/* unique among this origin's runs: host/run-id/label */
+	const char *release;	/* uname -r of the kernel under test, or NULL */
+	const char *arch;	/* uname -m, or NULL */
+	const char *config_name;	/* the kernel config's name where known, or NULL */
+	const char *start_time;	/* RFC 3339, or NULL */
+	const char *comment;	/* a line for people, or NULL */
+};
+/* Lower-case letters, digits and '_' (KCIDB's origin and id prefix). */
+bool rp_kcidb_origin_ok(const char *origin);
+/* "area/case@identity,paranoid=N" -> "perfabi.area.case.identity_pN";
+ * any other character than [A-Za-z0-9_-] becomes '_'. */
+void rp_kcidb_path(char *out, size_t len, const char *name);
+/* PASS, FAIL, SKIP, ERROR (the case binary broke, not the kernel);
+ * xfail -> FAIL (the known bug is there), xpass -> PASS. */
+const char *rp_kcidb_status(const struct rp_result *r);
+void rp_kcidb(FILE *f, const char *origin, const struct rp_runs *runs,
+	      const struct rp_kcidb_meta *meta);
+
 /* Escape for HTML/XML text and attributes. */
 void rp_xml_str(FILE *f, const char *s);
 

@@ -930,3 +930,154 @@ void rp_junit(FILE *f, const struct rp_run *run)
 	}
 	fputs("</testsuite>\n</testsuites>\n", f);
 }
+
+/* ---- KCIDB -------------------------------------------------------------- */
+bool rp_kcidb_origin_ok(const char *origin)
+{
+	if (!origin || !*origin)
+		return false;
+	for (const char *p = origin; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	return true;
+}
+
+void rp_kcidb_path(char *out, size_t len, const char *name)
+{
+	static const char cell[] = ",paranoid=";
+	size_t o = 0;
+
+	o += (size_t)snprintf(out, len, "perfabi.");
+	for (const char *p = name; *p && o + 3 < len; p++) {
+		char c = *p;
+
+		if (!strncmp(p, cell, sizeof(cell) - 1)) {
+			out[o++] = '_';
+			out[o++] = 'p';
+			p += sizeof(cell) - 2;
+			continue;
+		}
+		if (c == '/' || c == '@')
+			c = '.';
+		else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			   c == '_' || c == '-'))
+			c = '_';
+		/* no empty component: "a//b", a trailing '/' */
+		if (c == '.' && (out[o - 1] == '.' || !p[1]))
+			continue;
+		out[o++] = c;
+	}
+	out[o] = 0;
+}
+
+const char *rp_kcidb_status(const struct rp_result *r)
+{
+	switch (r->outcome) {
+	case RP_PASS:
+	case RP_XPASS:
+		return "PASS";
+	case RP_SKIP:
+		return "SKIP";
+	case RP_MISSING:
+		return "MISS";
+	case RP_XFAIL:
+		return "FAIL";
+	default:
+		/* the case binary itself broke: the kernel's state is unknown */
+		if (!strncmp(r->detail, "runner: case binary exited", 26) ||
+		    !strncmp(r->detail, "runner: exit status", 19) || !strncmp(r->detail, "runner: '", 9))
+			return "ERROR";
+		return "FAIL";
+	}
+}
+
+static void kv(FILE *f, bool *first, const char *key, const char *val)
+{
+	if (!val || !*val)
+		return;
+	fprintf(f, "%s\"%s\": ", *first ? "" : ", ", key);
+	pa_json_str(f, val);
+	*first = false;
+}
+
+/* The kernels under test: a checkout each, or a build each (the same id:
+ * one build per checkout). */
+static void kcidb_kernels(FILE *f, const char *origin, const struct rp_runs *runs,
+			  const struct rp_kcidb_meta *meta, bool builds)
+{
+	char id[1200];
+
+	fprintf(f, ",\n\"%s\": [", builds ? "builds" : "checkouts");
+	for (int k = 0; k < runs->n; k++) {
+		const struct rp_kcidb_meta *m = &meta[k];
+		bool first = true;
+
+		fprintf(f, "%s\n  {", k ? "," : "");
+		snprintf(id, sizeof(id), "%s:%s", origin, m->id);
+		kv(f, &first, "id", id);
+		kv(f, &first, "origin", origin);
+		if (builds)
+			kv(f, &first, "checkout_id", id);
+		kv(f, &first, "comment", m->comment);
+		kv(f, &first, "start_time", m->start_time);
+		if (builds) {
+			kv(f, &first, "architecture", m->arch);
+			kv(f, &first, "config_name", m->config_name);
+			/* the kernel booted and ran the suite: its build is good */
+			fputs(", \"status\": \"PASS\"", f);
+		} else {
+			fputs(", \"valid\": true", f);
+		}
+		fputs(", \"misc\": {", f);
+		first = true;
+		kv(f, &first, "kernel_release", m->release);
+		fputs("}}", f);
+	}
+	fputs("\n]", f);
+}
+
+void rp_kcidb(FILE *f, const char *origin, const struct rp_runs *runs,
+	      const struct rp_kcidb_meta *meta)
+{
+	/* the schema's log_excerpt limit is 16384 characters */
+	char path[600], id[1200], excerpt[4096];
+
+	fputs("{\"version\": {\"major\": 5, \"minor\": 3}", f);
+	kcidb_kernels(f, origin, runs, meta, false);
+	kcidb_kernels(f, origin, runs, meta, true);
+	fputs(",\n\"tests\": [", f);
+	for (int k = 0, n = 0; k < runs->n; k++) {
+		const struct rp_run *run = &runs->v[k];
+
+		for (int i = 0; i < run->n; i++, n++) {
+			const struct rp_result *r = &run->r[i];
+			bool first = true;
+
+			fprintf(f, "%s\n  {", n ? "," : "");
+			snprintf(id, sizeof(id), "%s:%s", origin, meta[k].id);
+			kv(f, &first, "build_id", id);
+			snprintf(id, sizeof(id), "%s:%s/%s", origin, meta[k].id, r->name);
+			kv(f, &first, "id", id);
+			kv(f, &first, "origin", origin);
+			rp_kcidb_path(path, sizeof(path), r->name);
+			kv(f, &first, "path", path);
+			fprintf(f, ", \"status\": \"%s\", \"duration\": %.3f", rp_kcidb_status(r),
+				r->duration_ms / 1000.0);
+			kv(f, &first, "start_time", meta[k].start_time);
+			if (r->outcome == RP_XFAIL)
+				snprintf(excerpt, sizeof(excerpt), "known kernel bug (perfabi XFAIL): %s", r->detail);
+			else if (r->outcome == RP_XPASS)
+				snprintf(excerpt, sizeof(excerpt), "passed although a known kernel bug was expected (perfabi XPASS): %s",
+					 r->detail);
+			else
+				snprintf(excerpt, sizeof(excerpt), "%s", r->detail);
+			kv(f, &first, "log_excerpt", excerpt);
+			fputs(", \"misc\": {", f);
+			first = true;
+			kv(f, &first, "perfabi_result", r->name);
+			kv(f, &first, "perfabi_outcome", rp_outcome_name(r->outcome));
+			fputs("}}", f);
+		}
+	}
+	fputs("\n]}\n", f);
+}

@@ -65,6 +65,10 @@ Options:
   --append ARGS       more kernel command line
   --results DIR       parent of the run directory (default results)
   --run-id ID         name of the run directory (default: the time)
+  --kcidb FILE        also write the run as KernelCI KCIDB I/O JSON (schema
+                      v5.3): per kernel a checkout and a build (release,
+                      x86_64, config name), a test per result
+  --origin NAME       the KCIDB origin and id prefix (default perfabi)
   --keep              keep the initramfs and work files
   --list-packages SERIES
                       print the linux-image packages apt offers for a
@@ -93,6 +97,8 @@ say() { echo "vm.sh: $*" >&2; }
 kernels=()
 runner_args=()
 LIST_SERIES=
+KCIDB=
+ORIGIN=perfabi
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
@@ -101,7 +107,7 @@ while [ $# -gt 0 ]; do
 		LIST_SERIES=$2
 		shift 2 ;;
 	--) shift; runner_args=("$@"); break ;;
-	--timeout|--accel|--timeout-scale|--memory|--smp|--append|--results|--run-id)
+	--timeout|--accel|--timeout-scale|--memory|--smp|--append|--results|--run-id|--kcidb|--origin)
 		[ $# -ge 2 ] || die "option '$1' needs an argument"
 		case "$1" in
 		--timeout) LIMIT_MIN=$2 ;;
@@ -112,9 +118,11 @@ while [ $# -gt 0 ]; do
 		--append) APPEND=$2 ;;
 		--results) RESULTS=$2 ;;
 		--run-id) RUN_ID=$2 ;;
+		--kcidb) KCIDB=$2 ;;
+		--origin) ORIGIN=$2 ;;
 		esac
 		shift 2 ;;
-	--timeout=*|--accel=*|--timeout-scale=*|--memory=*|--smp=*|--append=*|--results=*|--run-id=*)
+	--timeout=*|--accel=*|--timeout-scale=*|--memory=*|--smp=*|--append=*|--results=*|--run-id=*|--kcidb=*|--origin=*)
 		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--keep) KEEP=1; shift ;;
 	-*) die "unknown option '$1' (try --help)" ;;
@@ -124,6 +132,10 @@ done
 [ ${#kernels[@]} -gt 0 ] || [ -n "$LIST_SERIES" ] || die "no KERNEL given (try --help)"
 [[ $LIMIT_MIN =~ ^[0-9]+$ ]] && [ "$LIMIT_MIN" -gt 0 ] || die "bad --timeout '$LIMIT_MIN': minutes, a positive integer"
 case "$ACCEL" in auto|kvm|tcg) ;; *) die "bad --accel '$ACCEL': auto, kvm or tcg" ;; esac
+[[ $ORIGIN =~ ^[a-z0-9_]+$ ]] || die "bad --origin '$ORIGIN': lower-case letters, digits and '_' (a KCIDB origin)"
+if [ -n "$KCIDB" ]; then
+	: >>"$KCIDB" 2>/dev/null || die "cannot write --kcidb '$KCIDB'"
+fi
 [ -z "$SCALE" ] || [[ $SCALE =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "bad --timeout-scale '$SCALE'"
 [[ $SMP =~ ^[1-9][0-9]*(,maxcpus=[1-9][0-9]*)?$ ]] || die "bad --smp '$SMP': N or N,maxcpus=M"
 if [[ $SMP == *,maxcpus=* ]] && [ "${SMP#*maxcpus=}" -lt "${SMP%%,*}" ]; then
@@ -568,11 +580,12 @@ status=0
 summary=()
 accel_done=
 # stdout: one KTAP document whose tests are the kernels (ktap.rst's
-# nested tests): the plan first, each kernel's own stream indented as its
-# subtest, then that kernel's result line (not ok when its suite failed or
-# its guest broke)
+# nested tests): the plan first, each kernel's own stream indented by four
+# spaces as its subtest (as kunit nests), then that kernel's result line
+# (not ok when its suite failed or its guest broke). The version lines are
+# kselftest's "TAP version 13", which TAP consumers read too.
 kn=0
-echo "KTAP version 1"
+echo "TAP version 13"
 echo "1..${#k_label[@]}"
 for i in "${!k_label[@]}"; do
 	label=${k_label[$i]} pkg=${k_pkg[$i]} ver=${k_ver[$i]}
@@ -667,12 +680,12 @@ for i in "${!k_label[@]}"; do
 		tail -n +1 -f --pid="$qpid" "$raw" 2>/dev/null |
 			awk -v cf="$WORK/tapcount" '
 			{ sub(/\r$/, "") }
-			/^KTAP version [0-9]+$/ { started = 1; print "  " $0; fflush(); next }
-			/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; print "  " $0; fflush(); next }
-			/^(ok|not ok) [0-9]+ / { n++; print "  " $0; fflush(); next }
-			/^#( |$)/ { print "  " $0; fflush(); next }
-			/^[0-9]+ passed/ { print "  # " $0; fflush(); next }
-			/^perfabi-vm: (init|runner|starting)|Kernel panic|Oops|WARNING:|BUG:/ { print "  # " $0; fflush() }
+			/^K?TAP version [0-9]+$/ { started = 1; print "    " $0; fflush(); next }
+			/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; print "    " $0; fflush(); next }
+			/^(ok|not ok) [0-9]+ / { n++; print "    " $0; fflush(); next }
+			/^#( |$)/ { print "    " $0; fflush(); next }
+			/^[0-9]+ passed/ { print "    # " $0; fflush(); next }
+			/^perfabi-vm: (init|runner|starting)|Kernel panic|Oops|WARNING:|BUG:/ { print "    # " $0; fflush() }
 			END { print n + 0, started + 0, plan + 0 > cf }' &
 		tailpid=$!
 		wait "$qpid"
@@ -786,7 +799,7 @@ for i in "${!k_label[@]}"; do
 			# in this kernel's subtest, where the guest's stream began
 			# and its plan has room (else the kernel's line says it)
 			if [ "${sub_started:-0}" = 1 ] && [ "${sub_n:-0}" -lt "${sub_plan:-0}" ]; then
-				printf '  # detail: %s: %s\n  not ok %d %s\n' "$vstate" "$detail" "$((sub_n + 1))" "$who"
+				printf '    # detail: %s: %s\n    not ok %d %s\n' "$vstate" "$detail" "$((sub_n + 1))" "$who"
 			fi
 		fi
 		{
@@ -829,6 +842,12 @@ for i in "${!k_label[@]}"; do
 			"$(( $(stat -c %s "$INITRD") / 1048576 ))" "${initramfs_s:-0}" "$pack_s"
 		printf '  "guest_paranoid_at_boot": %s,\n' "${guest_paranoid:-null}"
 		printf '  "state": %s,\n  "detail": %s,\n' "$(js "$vstate")" "$(js "$detail")"
+		# the config's name: the package, a sweep or build variant's
+		# config-NAME beside the image, else the image's own name
+		cfgname=$pkg
+		[ -n "$cfgname" ] || { [[ ${CONFIG##*/} == config-* ]] && cfgname=${CONFIG##*/config-}; }
+		[ -n "$cfgname" ] || cfgname=$label
+		printf '  "config_name": %s,\n' "$(js "$cfgname")"
 		printf '  "qemu_exit": %s,\n  "runner_exit": %s,\n' "$qrc" "${runner_rc:-null}"
 		printf '  "results_from": %s,\n' "$(js "$([ $have_results = 1 ] && echo guest || echo console)")"
 		printf '  "config": %s\n}\n' "$(config_json "$CONFIG")"
@@ -863,6 +882,10 @@ if [ -x "$BUILD/perfabi-report" ]; then
 	if [ ${#dirs[@]} -gt 0 ]; then
 		"$BUILD/perfabi-report" matrix --quiet --html "$RUN_DIR/matrix.html" --junit-dir "$RUN_DIR/junit" "${dirs[@]}" >/dev/null &&
 			echo "# report: $RUN_DIR/matrix.html, JUnit XML in $RUN_DIR/junit/"
+		if [ -n "$KCIDB" ]; then
+			"$BUILD/perfabi-report" kcidb --origin "$ORIGIN" --out "$KCIDB" "${dirs[@]}" &&
+				echo "# KCIDB: $KCIDB" || { say "cannot write the KCIDB file $KCIDB"; status=2; }
+		fi
 	fi
 fi
 exit $status

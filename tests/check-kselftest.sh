@@ -8,6 +8,8 @@
 #   - give every result of every case, cell by cell, the outcome that
 #     perfabi-run gives from the source tree in the same run of this script
 #     (the runner's KTAP nested in runner.sh's output as "# ok N name@cell"),
+#   - give, nested, KTAP that kunit_tool parses with one test per result,
+#     every result name under 100 characters (LKFT writes a file per result),
 #   - report each test as runner.sh does: "ok" for a pass or a known kernel
 #     bug, "ok ... # SKIP" (exit 4) when every result was a skip, "not ok"
 #     for a failure, so that a test's line agrees with its results.
@@ -86,6 +88,20 @@ awk '
 	bad "$(grep -v ' tests$' "$dir/lines" | head -5)"
 ntests=$(sed -n 's/^\([0-9]*\) tests$/\1/p' "$dir/lines")
 [ "${ntests:-0}" -eq "$ncases" ] || bad "run_kselftest.sh ran ${ntests:-0} tests, there are $ncases cases"
+
+# each test's nested output is KTAP on its own: runner.sh writes it as "# "
+# lines, which made subtests again (indented by four spaces, before the
+# test's own line) kunit_tool parses with one test per result
+awk '
+	/^# selftests: perfabi: / { next }
+	/^# / { sub(/^# /, "    "); print; next }
+	/^(not ok|ok) [0-9]+ selftests: perfabi: / { print; next }
+	{ print }' "$dir/ksft.out" >"$dir/nested.tap"
+kres=$(python3 "$src/tools/testing/kunit/kunit.py" parse "$dir/nested.tap" 2>&1 |
+	sed -n 's/.*Ran \([0-9]*\) tests\{0,1\}:.*/\1/p' | tail -n1)
+[ "${kres:-0}" -eq "$nksft" ] || bad "kunit.py parse of the nested output counts ${kres:-no} tests, the results are $nksft"
+long=$(awk 'length($1) >= 100 { print $1 }' "$dir/ksft.res" | head -n1)
+[ -z "$long" ] || bad "a result name of 100 characters or more: $long"
 
 if [ $fail -ne 0 ]; then
 	say "output kept: $(cp -r "$dir" "${TMPDIR:-/tmp}/perfabi-ksft-failed" && echo "${TMPDIR:-/tmp}/perfabi-ksft-failed")"

@@ -20,6 +20,10 @@ PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_PERIOD on a running event that is throttled unthrottles it: the PERF_RECORD_UNTHROTTLE {time, id, stream_id} that follows its PERF_RECORD_THROTTLE is timed inside the ioctl call",
 	.ref = "perf_event_open(2), PERF_RECORD_THROTTLE/PERF_RECORD_UNTHROTTLE; PERF_EVENT_IOC_PERIOD; kernel/events/core.c __perf_event_period(): \"We could be throttled; unthrottle now to avoid the tick trying to unthrottle while we already re-started the event\"",
 	.alone = true,
+	/* throttled "20 us after each tick": two 10 us task-clock overflows
+	 * inside one tick, which low-resolution hrtimers (they expire only at
+	 * the tick) never give */
+	.features = "hrtimer",
 	.covers = "ioctl.PERIOD record.THROTTLE record.UNTHROTTLE sysctl.perf_event_max_sample_rate attr.use_clockid",
 	.min_kernel = "4.1",	/* use_clockid */
 	.root = true,

@@ -21,6 +21,10 @@ PERFABI_CASE(
 	.assertion = "an event throttled when its task goes to sleep is unthrottled when the task is scheduled in again: the PERF_RECORD_UNTHROTTLE {time, id, stream_id} that follows its PERF_RECORD_THROTTLE is timed after the sleep's end and before the sleep call returned",
 	.ref = "perf_event_open(2), PERF_RECORD_THROTTLE/PERF_RECORD_UNTHROTTLE; kernel/events/core.c event_sched_in(): \"Unthrottle events, since we scheduled we might have missed several ticks already\"; perf_event_task_tick() unthrottles only the running task's context",
 	.alone = true,
+	/* throttled "20 us after each tick": two 10 us task-clock overflows
+	 * inside one tick, which low-resolution hrtimers (they expire only at
+	 * the tick) never give */
+	.features = "hrtimer",
 	.covers = "record.THROTTLE record.UNTHROTTLE sysctl.perf_event_max_sample_rate attr.use_clockid",
 	.min_kernel = "4.1",	/* use_clockid */
 	.root = true,

@@ -54,6 +54,10 @@ int pa_kver_from_uname(const char *release, const char *version,
 		       struct pa_kver *out);
 
 /* ---- KTAP emitter ------------------------------------------------------ */
+/* The version line: kselftest's (kselftest.h ksft_print_header()), which
+ * ktap.rst accepts as KTAP's and every TAP consumer reads (a "KTAP version
+ * 1" line is non-TAP data to tap.py and to tap-parser in strict mode). */
+#define PA_KTAP_VERSION "TAP version 13"
 void pa_ktap_header(FILE *f, int planned);
 /* detail: skip reason, xfail reason, or a note; may be NULL. */
 void pa_ktap_result(FILE *f, int n, const char *name, enum pa_outcome o,
@@ -73,6 +77,7 @@ void pa_text_sanitize(char *s, bool keep_newlines);
 const char *pa_ktap_detail_line(const char *line);
 
 const char *pa_errno_str(int err);	/* "EINVAL" or "errno 1234" */
+void pa_json_str(FILE *f, const char *s);	/* a JSON string, quoted */
 
 /* ---- state a case's body shares with its supervising parent ------------ */
 #define PA_MAX_SAVED_SYSCTLS 16

@@ -269,10 +269,32 @@ enum pa_outcome pa_classify(enum pa_outcome raw, const struct pa_known_bug *b,
 	return raw;
 }
 
+/* A JSON string (RFC 8259): quotes, backslashes and control characters
+ * escaped; the text is UTF-8 already (pa_text_sanitize()). */
+void pa_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
 /* ---- KTAP ------------------------------------------------------------- */
 void pa_ktap_header(FILE *f, int planned)
 {
-	fprintf(f, "KTAP version 1\n1..%d\n", planned);
+	fprintf(f, PA_KTAP_VERSION "\n1..%d\n", planned);
 }
 
 /*

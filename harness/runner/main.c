@@ -164,6 +164,27 @@ static FILE *open_in(const char *dir, const char *name)
 	return fopen(path, "we");
 }
 
+/* When the run started, RFC 3339 in UTC (summary.json, KCIDB). */
+static char run_started[32];
+
+static void mark_start(void)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(run_started, sizeof(run_started), "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+}
+
+static const char *run_machine(void)
+{
+	static struct utsname u;
+
+	if (!u.machine[0] && uname(&u))
+		return "";
+	return u.machine;
+}
+
 static void write_summary(FILE *f, const struct pa_context *ctx, const char *run_id,
 			  const struct pa_result *r, int nr, const struct pa_counts *c,
 			  long total_ms, const struct pa_plan *plan,
@@ -175,6 +196,9 @@ static void write_summary(FILE *f, const struct pa_context *ctx, const char *run
 	pa_json_str(f, ctx->release);
 	fprintf(f, ",\n  \"kernel_version\": \"%d.%d.%d\",\n", ctx->kernel.major,
 		ctx->kernel.minor, ctx->kernel.patch);
+	fprintf(f, "  \"machine\": ");
+	pa_json_str(f, run_machine());
+	fprintf(f, ",\n  \"start_time\": \"%s\",\n", run_started);
 	fprintf(f, "  \"paranoid\": %d,\n  \"uid\": %u,\n  \"caps_effective\": \"0x%llx\",\n",
 		ctx->paranoid, (unsigned)ctx->uid, (unsigned long long)ctx->caps);
 	fprintf(f, "  \"cpus\": %d,\n  \"tracefs\": ", ctx->ncpus);
@@ -621,6 +645,42 @@ static int write_junit(const char *path, const char *label, const struct pa_resu
 	return rc;
 }
 
+/* --kcidb FILE: the run in KCIDB I/O JSON, by perfabi-report's writer. */
+static int write_kcidb(const char *path, const char *origin, const struct pa_context *ctx,
+		       const char *run_dir, const struct pa_result *res, int n)
+{
+	const char *id = strrchr(run_dir, '/');
+	char host[256] = "", rid[600], comment[400];
+	struct rp_run run = { .label = (char *)ctx->release };
+	struct rp_runs runs = { .v = &run, .n = 1, .cap = 1 };
+	struct rp_kcidb_meta m = { 0 };
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	gethostname(host, sizeof(host) - 1);
+	/* the run directory's name is unique on this host; without one,
+	 * the start time and the pid */
+	if (run_dir[0])
+		snprintf(rid, sizeof(rid), "%s/%s", host, id ? id + 1 : run_dir);
+	else
+		snprintf(rid, sizeof(rid), "%s/%s-%d", host, run_started, (int)getpid());
+	snprintf(comment, sizeof(comment), "perfabi on %s (%s), paranoid %d, uid %u", ctx->release,
+		 run_machine(), ctx->paranoid, (unsigned)ctx->uid);
+	m.id = rid;
+	m.release = ctx->release;
+	m.arch = run_machine();
+	m.start_time = run_started;
+	m.comment = comment;
+	to_rp_run(&run, res, n);
+	rp_kcidb(f, origin, &runs, &m);
+	free_rp_run(&run);
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
+
 /* Every run's HTML report, report.html in its run directory: perfabi-report
  * matrix's page (case x cell, failures first), as --vm writes matrix.html. */
 static int write_html(FILE *f, const char *dir, const char *label, const struct pa_result *res, int n)
@@ -697,10 +757,16 @@ int main(int argc, char **argv)
 		pa_usage(stdout, "perfabi-run");
 		return 0;
 	}
+	if (o.origin && !rp_kcidb_origin_ok(o.origin)) {
+		fprintf(stderr, "perfabi-run: bad --origin '%s': lower-case letters, digits and '_' (a KCIDB origin)\n",
+			o.origin);
+		return 2;
+	}
+	mark_start();
 	/* an output file that cannot be written is bad input: say so before
 	 * the run, not after it */
-	for (int k = 0; k < 2; k++) {
-		const char *path = k ? o.json : o.junit;
+	for (int k = 0; k < 3; k++) {
+		const char *path = k == 2 ? o.kcidb : k ? o.json : o.junit;
 		FILE *f;
 
 		if (!path)
@@ -829,7 +895,7 @@ int main(int argc, char **argv)
 	}
 
 	res = calloc((size_t)plan.njobs, sizeof(*res));
-	printf("KTAP version 1\n1..%d\n", plan.njobs);
+	pa_ktap_header(stdout, plan.njobs);
 	printf("# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",
 	       ctx.release, ctx.kernel.major, ctx.kernel.minor, ctx.kernel.patch,
 	       ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
@@ -843,7 +909,7 @@ int main(int argc, char **argv)
 	if (kmsg_fd < 0)
 		printf("# %s\n", err);
 	if (tap) {
-		fprintf(tap, "KTAP version 1\n1..%d\n", plan.njobs);
+		pa_ktap_header(tap, plan.njobs);
 		fprintf(tap, "# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",
 			ctx.release, ctx.kernel.major, ctx.kernel.minor, ctx.kernel.patch,
 			ctx.paranoid, (unsigned)ctx.uid, nsel, plan.njobs);
@@ -1063,6 +1129,10 @@ int main(int argc, char **argv)
 				rc = 2;
 			}
 		}
+	}
+	if (o.kcidb && write_kcidb(o.kcidb, o.origin ? o.origin : "perfabi", &ctx, run_dir, res, done)) {
+		fprintf(stderr, "perfabi-run: cannot write %s: %s\n", o.kcidb, strerror(errno));
+		rc = 2;
 	}
 	if (o.junit && write_junit(o.junit, ctx.release, res, done)) {
 		fprintf(stderr, "perfabi-run: cannot write %s: %s\n", o.junit, strerror(errno));

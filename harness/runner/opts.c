@@ -16,6 +16,10 @@ void pa_usage(FILE *f, const char *prog)
 "  -l, --list           list the selected cases with their assertions\n"
 "      --junit FILE     also write the results as JUnit XML to FILE (one\n"
 "                       testcase per result; skip and xfail are <skipped>)\n"
+"      --kcidb FILE     also write the run as KernelCI KCIDB I/O JSON (schema\n"
+"                       v5.3): a checkout and a build for the kernel, a test\n"
+"                       per result (README.md, \"KCIDB\")\n"
+"      --origin NAME    the KCIDB origin and id prefix (default: perfabi)\n"
 "      --json FILE      also write the run summary with every result as JSON\n"
 "                       to FILE (what results/<run-id>/summary.json holds)\n"
 "      --fixes          list the kernel fixes the selected cases check (the\n"
@@ -115,6 +119,12 @@ int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t er
 			o->verbose = true;
 		} else if (is_opt(a, NULL, "--junit")) {
 			if (need_arg(argc, argv, &i, &o->junit, err, errlen))
+				return -1;
+		} else if (is_opt(a, NULL, "--kcidb")) {
+			if (need_arg(argc, argv, &i, &o->kcidb, err, errlen))
+				return -1;
+		} else if (is_opt(a, NULL, "--origin")) {
+			if (need_arg(argc, argv, &i, &o->origin, err, errlen))
 				return -1;
 		} else if (is_opt(a, NULL, "--json")) {
 			if (need_arg(argc, argv, &i, &o->json, err, errlen))
@@ -245,22 +255,3 @@ void pa_print_totals(FILE *f, const struct pa_counts *c)
 		c->n[PA_PASS], c->n[PA_FAIL], c->n[PA_SKIP]);
 }
 
-void pa_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}

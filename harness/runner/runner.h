@@ -27,6 +27,7 @@ struct pa_opts {
 	const char *abi_check;		/* --abi-check MAP: check and exit */
 	const char *abi_map;		/* --abi-map MAP for the run summary */
 	const char *junit, *json;	/* --junit FILE, --json FILE */
+	const char *kcidb, *origin;	/* --kcidb FILE, --origin NAME */
 };
 
 /* Parse argv; on error writes a one-line message into err and returns -1. */
@@ -97,6 +98,5 @@ int pa_sysctls_save(const char *procsys, const char *dir);
 int pa_sysctls_restore(const char *procsys, const char *dir, char *note, size_t len);
 
 /* JSON string escaping into f. */
-void pa_json_str(FILE *f, const char *s);
 
 #endif

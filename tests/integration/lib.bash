@@ -10,6 +10,7 @@ if [ "$(id -u)" -eq 0 ]; then ME=root; else ME=user; fi
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n $1"; }
+skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }	# skip "description" "reason"
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; [ -n "${2:-}" ] && echo "# $2"; }
 check() { # check "description" command...
 	local d=$1; shift

@@ -34,7 +34,7 @@ check "after SIGKILL the rate is still changed" test "$(cat $RATE)" = "$lower"
 out=$("$RUN" --cases "$SELF" --no-results selftest/pass 2>&1)
 check "the next run restores it" test "$(cat $RATE)" = "$before"
 check "and says it was left by a killed run" grep -q "restored it to $before (left by an earlier run" <<<"$out"
-first_line() { [ "$(head -n1 <<<"$out")" = "KTAP version 1" ]; }
+first_line() { [ "$(head -n1 <<<"$out")" = "TAP version 13" ]; }
 check "the notes come after the TAP header" first_line
 check "the run reports the level the machine has, not the killed run's" \
 	grep -q ", paranoid $(cat $PARANOID), uid 0," <<<"$out"

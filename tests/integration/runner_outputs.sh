@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # perfabi-run --junit FILE / --json FILE write the results in those forms
 # whatever else the run writes; a path that cannot be written is refused
-# before anything runs; the stream itself is KTAP version 1.
+# before anything runs; the stream itself is KTAP with kselftest's version
+# line, TAP version 13.
 . "$(dirname "$0")/lib.bash"
 tmp=$(mktemp -d); chmod 755 "$tmp"; trap 'rm -rf "$tmp"' EXIT
 ARGS=(--cases "$SELF" --no-results --identity "$ME" --paranoid "$(cat "$PARANOID")")
@@ -9,7 +10,7 @@ set -- selftest/pass selftest/fail selftest/skip selftest/xfail
 
 out=$("$RUN" "${ARGS[@]}" --junit "$tmp/r.xml" --json "$tmp/r.json" "$@" 2>&1); rc=$?
 check "the run with a failing case exits 1" test $rc -eq 1
-check "KTAP version 1 first, then the plan" bash -c 'head -n2 <<<"$1" | tr "\n" " " | grep -qx "KTAP version 1 1..4 "' _ "$out"
+check "the version line (TAP version 13) first, then the plan" bash -c 'head -n2 <<<"$1" | tr "\n" " " | grep -qx "TAP version 13 1..4 "' _ "$out"
 check "JUnit: one testcase per result" test "$(grep -c '<testcase ' "$tmp/r.xml")" -eq 4
 check "JUnit: the failure, with its message" grep -q '<failure message="1 check(s) failed' "$tmp/r.xml"
 check "JUnit: skip and xfail are skipped" test "$(grep -c '<skipped message=' "$tmp/r.xml")" -eq 2

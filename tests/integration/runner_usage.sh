@@ -36,7 +36,7 @@ check "xfail is kselftest's ok # XFAIL" grep -q "^ok [0-9]* selftest/xfail@[a-z]
 # as root both cells (root, user) run; otherwise only the runner's own
 if [ "$ME" = root ]; then closing="2 passed, 0 failed, 2 skipped"; else closing="1 passed, 0 failed, 1 skipped"; fi
 check "closing count is a diagnostic on a pipe" grep -qx "# $closing" <<<"$out"
-check "nothing on stdout but KTAP" bash -c '! grep -vE "^(KTAP version 1|1\.\.[0-9]+|(not )?ok [0-9]+ [^ ]+( # (SKIP|XFAIL|XPASS)( .*)?)?|#( .*)?)$" <<<"$1"' _ "$out"
+check "nothing on stdout but KTAP" bash -c '! grep -vE "^(TAP version 13|1\.\.[0-9]+|(not )?ok [0-9]+ [^ ]+( # (SKIP|XFAIL|XPASS)( .*)?)?|#( .*)?)$" <<<"$1"' _ "$out"
 out=$("$RUN" --cases "$SELF" --no-results selftest/fail selftest/pass)
 check "a failure's reason is a diagnostic before its line" bash -c 'grep -A1 "^# detail: 1 check(s) failed" <<<"$1" | grep -q "^not ok [0-9]* selftest/fail@[a-z]*,paranoid=[0-9-]*$"' _ "$out"
 check "the run ends with its failures listed" grep -q "^#   selftest/fail@[a-z]*,paranoid=[0-9-]*: 1 check(s) failed: " <<<"$out"

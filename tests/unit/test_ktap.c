@@ -8,7 +8,7 @@ static void header_has_version_and_plan(void **state)
 
 	(void)state;
 	CAPTURE(out, pa_ktap_header(f, 42));
-	assert_string_equal(out, "KTAP version 1\n1..42\n");
+	assert_string_equal(out, "TAP version 13\n1..42\n");
 }
 
 static void each_outcome_is_tap(void **state)

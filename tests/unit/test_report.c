@@ -242,6 +242,37 @@ static void test_load_dirs(void **state)
 	rmdir(tmpl);
 }
 
+/* KCIDB: dotted stable paths, the outcome mapping, the origin rule */
+static void test_kcidb_names(void **state)
+{
+	struct rp_result r = { 0 };
+	char p[256];
+
+	(void)state;
+	rp_kcidb_path(p, sizeof(p), "read/short_buffer_enospc@user,paranoid=2");
+	assert_string_equal(p, "perfabi.read.short_buffer_enospc.user_p2");
+	rp_kcidb_path(p, sizeof(p), "open/x@root,paranoid=-1");
+	assert_string_equal(p, "perfabi.open.x.root_p-1");
+	rp_kcidb_path(p, sizeof(p), "vm/hung@6.12.0+deb12 x//y/");
+	assert_string_equal(p, "perfabi.vm.hung.6_12_0_deb12_x.y");
+	r.detail = (char *)"";
+	r.outcome = RP_XFAIL;
+	assert_string_equal(rp_kcidb_status(&r), "FAIL");
+	r.outcome = RP_XPASS;
+	assert_string_equal(rp_kcidb_status(&r), "PASS");
+	r.outcome = RP_SKIP;
+	assert_string_equal(rp_kcidb_status(&r), "SKIP");
+	r.outcome = RP_FAIL;
+	assert_string_equal(rp_kcidb_status(&r), "FAIL");
+	r.detail = (char *)"runner: case binary exited 127";
+	assert_string_equal(rp_kcidb_status(&r), "ERROR");
+	assert_true(rp_kcidb_origin_ok("perfabi"));
+	assert_true(rp_kcidb_origin_ok("lkft_2"));
+	assert_false(rp_kcidb_origin_ok("perf-abi"));
+	assert_false(rp_kcidb_origin_ok("Perfabi"));
+	assert_false(rp_kcidb_origin_ok(""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_cell_order),
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_load_dirs),
+		cmocka_unit_test(test_kcidb_names),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
