@@ -306,6 +306,14 @@ check_end() { # sha want(0|1) name
 
 git_bisect() {
 	local t0 good bad first subject nsteps log rc
+	# the traps first: a SIGINT that came while bash waits for a
+	# foreground command (git) before they were set would be dropped when
+	# that command exits normally (bash's wait-and-cooperative-exit), and
+	# the bisection would go on (restore_tree does nothing before
+	# TREE_GIT and ORIG_REF are known)
+	trap 'on_signal 2' INT
+	trap 'on_signal 15' TERM
+	trap 'on_signal 1' HUP
 	[ -n "$GOOD" ] && [ -n "$BAD" ] || usage_error "bisect needs --good REF and --bad REF (or --packages SERIES)"
 	TREE_GIT=${TREE:-$CALLER_CWD}
 	[ -d "$TREE_GIT" ] || usage_error "no tree '$TREE_GIT'"
@@ -322,9 +330,6 @@ git_bisect() {
 	git -C "$TREE_GIT" merge-base --is-ancestor "$good" "$bad" ||
 		usage_error "--good $GOOD is not an ancestor of --bad $BAD"
 	ORIG_REF=$(git -C "$TREE_GIT" symbolic-ref -q --short HEAD || git -C "$TREE_GIT" rev-parse HEAD)
-	trap 'on_signal 2' INT
-	trap 'on_signal 15' TERM
-	trap 'on_signal 1' HUP
 	mkdir -p "$RUN_DIR" || usage_error "cannot create $RUN_DIR"
 	say "$CASE_SPEC in $TREE_GIT: good $GOOD, bad $BAD, $RUNS run(s) a step; results in $RUN_DIR"
 	t0=$(now)

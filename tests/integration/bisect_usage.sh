@@ -58,8 +58,12 @@ check "... at its commit" test "$(git -C "$tree" rev-parse HEAD)" = "$c3"
 
 # interrupted in the middle of a step (the build): exit 130, tree restored,
 # nothing of the step left running, and the next bisection starts cleanly
-printf '#!/bin/sh\nsleep 61.25\n' >"$tmp/builder"
-step_running() { pgrep -f 'sleep 61[.]25' >/dev/null; }
+# (a sleep of a length no other run of this test uses: pgrep sees every
+# user's processes, and a match of another run's step would send the
+# SIGINT before this one's step began)
+mark=61.$$$RANDOM
+printf '#!/bin/sh\nsleep %s\n' "$mark" >"$tmp/builder"
+step_running() { pgrep -f "sleep ${mark/./[.]}\$" >/dev/null; }
 no_step_left() { ! step_running; }
 # job control on: a background job of a script otherwise ignores SIGINT
 set -m
@@ -70,7 +74,8 @@ wait_for 20 step_running
 check "the step started" step_running
 kill -INT "$pid"
 wait "$pid"; rc=$?
-check "SIGINT: exit 130" test $rc -eq 130
+check "SIGINT: exit 130 (got $rc)" test $rc -eq 130
+[ $rc -eq 130 ] || sed "s/^/# /" "$tmp/int.out"
 check "SIGINT: the tree is back on its branch" test "$(git -C "$tree" symbolic-ref --short HEAD)" = work
 check "SIGINT: at its commit, work tree clean" \
 	bash -c "[ \"\$(git -C '$tree' rev-parse HEAD)\" = $c3 ] && [ -z \"\$(git -C '$tree' status --porcelain)\" ]"
