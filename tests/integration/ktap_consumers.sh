@@ -131,18 +131,23 @@ bad = [str(m).strip().splitlines()[-1] for t, m in r.failures
 print(r.testsRun - len(bad), len(r.failures) - len(bad), len(r.skipped), len(bad), *bad[:1])
 EOF
 }
-if [ -n "$have_py" ]; then
-	read -r t f s e rest < <(tappy "$tmp/host.tap")
-	check "tap.py: the host run ($t tests, $f failed, $s skipped, stream errors: $e ${rest:-})" \
+# the three streams through a TAP parser FN that prints "tests failed
+# skipped stream-errors [the first error]"; a kernel is one test of --vm's
+tap_checks() { # label fn
+	local label=$1 fn=$2 t f s e rest
+	read -r t f s e rest < <("$fn" "$tmp/host.tap")
+	check "$label: the host run ($t tests, $f failed, $s skipped, stream errors: $e ${rest:-})" \
 		test "$t" = "$h_total" -a "$f" = "$h_fail" -a "$s" = "$h_skip" -a "$e" = 0
-	read -r t f s e rest < <(tappy "$tmp/intr.tap")
-	check "tap.py: the interrupted run ($t tests, $s skipped, stream errors: $e ${rest:-})" \
+	read -r t f s e rest < <("$fn" "$tmp/intr.tap")
+	check "$label: the interrupted run ($t tests, $s skipped, stream errors: $e ${rest:-})" \
 		test "$t" = "$i_total" -a "$s" = "$i_skip" -a "$e" = 0
-	if [ -n "$vm_ok" ]; then
-		read -r t f s e rest < <(tappy "$tmp/vm.tap")
-		check "tap.py: the two-kernel stream is two tests, one failed (stream errors: $e ${rest:-})" \
-			test "$t" = 2 -a "$f" = 1 -a "$e" = 0
-	fi
+	[ -n "$vm_ok" ] || return 0
+	read -r t f s e rest < <("$fn" "$tmp/vm.tap")
+	check "$label: the two-kernel stream is two tests, one failed (stream errors: $e ${rest:-})" \
+		test "$t" = 2 -a "$f" = 1 -a "$e" = 0
+}
+if [ -n "$have_py" ]; then
+	tap_checks tap.py tappy
 else
 	skip "tap.py" "$why_py"
 fi
@@ -156,17 +161,7 @@ errs = [f for f in c.get("failures", []) if f.get("tapError")]
 print(c["count"], c["fail"] - len(errs), c["skip"], len(errs), repr(errs[0].get("data", "")[:60]) if errs else "")'
 }
 if [ -n "$tapp" ] && [ -n "$have_py" ]; then
-	read -r t f s e rest < <(tapparser "$tmp/host.tap")
-	check "tap-parser --strict: the host run ($t tests, $f failed, $s skipped, errors: $e ${rest:-})" \
-		test "$t" = "$h_total" -a "$f" = "$h_fail" -a "$s" = "$h_skip" -a "$e" = 0
-	read -r t f s e rest < <(tapparser "$tmp/intr.tap")
-	check "tap-parser --strict: the interrupted run ($t tests, errors: $e ${rest:-})" \
-		test "$t" = "$i_total" -a "$e" = 0
-	if [ -n "$vm_ok" ]; then
-		read -r t f s e rest < <(tapparser "$tmp/vm.tap")
-		check "tap-parser --strict: the two-kernel stream ($t tests, $f failed, errors: $e ${rest:-})" \
-			test "$t" = 2 -a "$f" = 1 -a "$e" = 0
-	fi
+	tap_checks "tap-parser --strict" tapparser
 else
 	skip "tap-parser --strict" "no tap-parser: npm (and network to its registry) is needed to install it"
 fi
