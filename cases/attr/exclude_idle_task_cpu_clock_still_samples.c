@@ -17,7 +17,9 @@
  * high-resolution timers, one per tick without them: about 10 at HZ=100;
  * fewer where the host stalls a vCPU, as an expired hrtimer that is late
  * by many periods gives one sample); 2 s of CPU time without 5 samples is
- * a failure. A throttled sampler stops its timer until the next tick,
+ * a failure. A host that stalls the vCPU can also make the two drift
+ * apart by more (each timer collapses its own late periods): up to 5
+ * tries, the last one judged. A throttled sampler stops its timer until the next tick,
  * each on its own: where the kernel throttled either (a
  * PERF_RECORD_THROTTLE, perf_event_max_sample_rate lowered) the counts
  * cannot be compared (SKIP).
@@ -35,17 +37,18 @@ static int samples(struct pa_ring *r, int *throttled)
 	}
 	return n;
 }
-PERFABI_CASE(
-	.assertion = "attr.exclude_idle on a per-task cpu-clock sampling event is accepted and drops nothing while the task runs: over busy CPU time it takes as many 1 ms samples (within 2 + 1/8) as the same sampler without the bit in its group, which takes at least 5 in 2 s",
-	.ref = "perf_event_open(2), exclude_idle: \"If this bit is set, don't count when the CPU is running the idle task\"; kernel/events/core.c perf_swevent_hrtimer(): \"if (!(event->attr.exclude_idle && is_idle_task(current)))\"",
-	.covers = "attr.exclude_idle",
-	.probe = pa_probe_self_perf,
-) {
+#define TRIES 5
+
+/* One try: the two samplers over at least 100 ms of CPU time, until the
+ * one without the bit has 5 samples (2 s at most). */
+static void measure(int *nx, int *nc)
+{
 	struct perf_event_attr x = pa_sw_sampling_attr(PERF_COUNT_SW_CPU_CLOCK, 1000000);
 	struct perf_event_attr c = pa_sw_sampling_attr(PERF_COUNT_SW_CPU_CLOCK, 1000000);
 	struct pa_ring rx, rc;
-	int fx, fc, nx = 0, nc = 0, throttled = 0, ms = 0;
+	int fx, fc, throttled = 0, ms = 0;
 
+	*nx = *nc = 0;
 	x.sample_type = c.sample_type = PERF_SAMPLE_IP;
 	x.exclude_idle = 1;
 	x.disabled = 1;		/* the leader */
@@ -55,24 +58,43 @@ PERFABI_CASE(
 	pa_ring_map(&rx, fx, 16);
 	pa_ring_map(&rc, fc, 16);
 	ASSERT_OK(ioctl(fx, PERF_EVENT_IOC_ENABLE, 0));
-	while (nc < 5 && ms < 2000) {
+	while (*nc < 5 && ms < 2000) {
 		pa_work_cpu_ms(100);
 		ms += 100;
-		nx += samples(&rx, &throttled);
-		nc += samples(&rc, &throttled);
+		*nx += samples(&rx, &throttled);
+		*nc += samples(&rc, &throttled);
 	}
 	ASSERT_OK(ioctl(fx, PERF_EVENT_IOC_DISABLE, 0));
-	nx += samples(&rx, &throttled);
-	nc += samples(&rc, &throttled);
-	pa_diag("%d samples with exclude_idle, %d without, in %d ms of CPU time", nx, nc, ms);
+	*nx += samples(&rx, &throttled);
+	*nc += samples(&rc, &throttled);
+	pa_diag("%d samples with exclude_idle, %d without, in %d ms of CPU time", *nx, *nc, ms);
 	if (throttled)
 		pa_skip("the kernel throttled the samplers %d times (perf_event_max_"
 			"sample_rate %ld): their counts cannot be compared", throttled,
 			pa_sysctl_long("kernel/perf_event_max_sample_rate"));
-	EXPECT_GE(nc, 5);
-	EXPECT_LE(nx > nc ? nx - nc : nc - nx, 2 + nc / 8);
 	pa_ring_unmap(&rx);
 	pa_ring_unmap(&rc);
 	close(fc);
 	close(fx);
+}
+
+PERFABI_CASE(
+	.assertion = "attr.exclude_idle on a per-task cpu-clock sampling event is accepted and drops nothing while the task runs: over busy CPU time it takes as many 1 ms samples (within 2 + 1/8) as the same sampler without the bit in its group, which takes at least 5 in 2 s",
+	.ref = "perf_event_open(2), exclude_idle: \"If this bit is set, don't count when the CPU is running the idle task\"; kernel/events/core.c perf_swevent_hrtimer(): \"if (!(event->attr.exclude_idle && is_idle_task(current)))\"",
+	.covers = "attr.exclude_idle",
+	.probe = pa_probe_self_perf,
+) {
+	int nx, nc, try;
+
+	/* a host that stalls the vCPU collapses each timer's late periods
+	 * into one sample, each by its own amount: such a try does not
+	 * compare and the next one is made; a sampler that drops a running
+	 * task's samples differs in every try */
+	for (try = 1; try <= TRIES; try++) {
+		measure(&nx, &nc);
+		if (nc >= 5 && abs(nx - nc) <= 2 + nc / 8)
+			break;
+	}
+	EXPECT_GE(nc, 5);
+	EXPECT_LE(abs(nx - nc), 2 + nc / 8);
 }
