@@ -70,6 +70,12 @@ struct pa_known_bug {
 	/* stable releases that took the fix before `to`, space separated
 	 * ("6.18.2 6.17.13"): a kernel of that branch at or past it is fixed */
 	const char *fixed_in;
+	/* more windows where the bug is, besides from..to (from may then be
+	 * NULL: no mainline release had it), space separated "A..B", A in,
+	 * B out, B empty: to this day. A of three numbers (5.15.77..5.15.84)
+	 * is a window of that stable branch only, where a backport brought
+	 * the bug; of two (6.19..) one of every release from A on. */
+	const char *windows;
 };
 
 /* The kernel fix a regression case (cases/regress/) checks for. */
@@ -292,6 +298,18 @@ void pa_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pa_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A prerequisite found missing inside the body: SKIP, with the reason. */
 void pa_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/*
+ * An attempt that noise outside the case can spoil (an incidental page
+ * fault between two measured steps, ...): attempt(arg, seen, len) returns
+ * true when it got to its checks, or false after writing into seen what
+ * spoiled it, as a sentence with the values (where, how much). Up to
+ * `tries` attempts. When every one was spoiled and each wrote the same
+ * sentence, it is no noise but what the kernel does each time: FAIL with
+ * "every one of N tries: <seen>". Otherwise SKIP with `why` and what each
+ * try saw. (A SKIP is about the environment, never about the behaviour.)
+ */
+void pa_retry(int tries, bool (*attempt)(void *arg, char *seen, size_t len),
+	      void *arg, const char *why);
 /* End the body now (after a fatal assertion). */
 void pa_abort(void) __attribute__((noreturn));
 /* The ABI changed in `version`: returns true where the running kernel has
@@ -498,6 +516,11 @@ void pa_ring_prefault(struct pa_ring *r);
  * step wrote other than one record (an incidental fault: start over);
  * fails the case when a fault wrote nothing. */
 bool pa_ring_fill_to(struct pa_ring *r, uint64_t want, uint64_t rec);
+/* The first step since the last call at which pa_ring_fill_to() saw other
+ * than one record, as a sentence for pa_retry() ("touching one fresh page
+ * at data_head H wrote B bytes, not one R-byte record"); "" if none. The
+ * record is cleared. */
+void pa_ring_fill_deviation(char *seen, size_t len);
 /* Spin on the CPU until data_head leaves 0 or this thread has used `ms`
  * milliseconds of CPU time: false when nothing was written by then (a
  * clear failure instead of the harness timeout). */
@@ -1130,6 +1153,19 @@ void pa_throttle_open(struct pa_throttle *t);
 bool pa_throttle_scan(struct pa_throttle *t, uint64_t t0, uint64_t *last_thr,
 		      uint64_t *unthr);
 void pa_throttle_close(struct pa_throttle *t);
+/*
+ * A PERF_RECORD_THROTTLE came among the samples of a burst of `burst`
+ * overflows. The kernel throttles an event at its max_samples_per_tick-th
+ * overflow within one tick (__perf_event_account_interrupt()), and
+ * max_samples_per_tick is perf_event_max_sample_rate / HZ rounded up, HZ at
+ * most 1000: a rate (read now: the kernel only ever lowers it) above
+ * burst * 1000 allows the whole burst in any tick, so the throttle is the
+ * kernel's fault: FAIL with the numbers. Otherwise SKIP naming the rate.
+ */
+void pa_throttled_in_burst(int burst);
+/* The same rule without the SKIP: FAILs where the rate cannot explain the
+ * throttle, else returns the rate (a case that retries goes on). */
+long pa_throttle_check(int burst);
 /* One 8-byte store of v to p: the address of the instruction right after
  * it, where an x86 data breakpoint (a trap) leaves the sample's ip; 0 where
  * that is not known (not x86-64). */

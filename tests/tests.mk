@@ -14,6 +14,9 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(RUN_LIB_OBJ) $(LIB) $(BUILD
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(RUN_LIB_OBJ) $(BUILD)/obj/abi_check.o $(LIB) -o $@ $(LDFLAGS) $(CMOCKA_LIBS)
 
+# test_ring stands in for the kernel behind pa_touch_pages()
+$(BUILD)/tests/test_ring: LDFLAGS += -Wl,--wrap=pa_touch_pages
+
 units: $(UNITS)
 
 check:

@@ -51,8 +51,10 @@ PERFABI_CASE(
 	 * the new one (hw_breakpoint_add() -> perf_swevent_set_period()), and
 	 * the first write after the ioctl no longer overflows. A slow guest
 	 * also lowers perf_event_max_sample_rate on its own, and a throttled
-	 * event writes PERF_RECORD_THROTTLE instead of samples. Either way
-	 * the window is run again, at most ten times.
+	 * event writes PERF_RECORD_THROTTLE instead of samples; a throttle
+	 * the rate cannot explain for 4 overflows is a FAIL
+	 * (pa_throttle_check()). Either way the window is run again, at most
+	 * ten times.
 	 */
 	for (tries = 0; tries < 10; tries++) {
 		fd = ASSERT_OPEN(&a, 0, -1, -1, 0);
@@ -101,6 +103,8 @@ PERFABI_CASE(
 		}
 		pa_ring_unmap(&r);
 		close(fd);
+		if (throttled)		/* 4 overflows: the rate must explain it */
+			(void)pa_throttle_check(4);
 		if (!sw && !throttled)
 			break;
 		pa_diag("try %d: %ld context switch(es), %d throttle record(s): again",

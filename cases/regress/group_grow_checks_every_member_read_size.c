@@ -51,7 +51,8 @@ PERFABI_CASE(
 	.assertion = "a sibling whose own read is small is refused with E2BIG when it would push the PERF_FORMAT_GROUP read of an existing member (the leader, or an earlier sibling) over 16 KiB: with 24-byte entries the 682nd member fails",
 	.ref = "\"perf: Fix perf_event_validate_size()\" 382c27f4ed28 (6.7, CVE-2023-6931; stable 6.1.68): kernel/events/core.c perf_event_validate_size() checks the leader's and every sibling's read_format at nr_siblings + 1",
 	.covers = "arg.group_fd errno.E2BIG read_format.GROUP",
-	.fix = { .commit = "382c27f4ed28", .subject = "perf: Fix perf_event_validate_size()", .release = "6.7" },
+	.fix = { .commit = "382c27f4ed28", .subject = "perf: Fix perf_event_validate_size()", .release = "6.7",
+		 .cve = "CVE-2023-6931", .stable = "6.6.7 6.1.68 5.15.143 5.10.204 5.4.264" },
 	.tags = "linux-git=382c27f4ed28",
 	.min_kernel = "6.0",	/* PERF_FORMAT_LOST */
 	.probe = pa_probe_self_perf,
@@ -60,8 +61,9 @@ PERFABI_CASE(
 		.to = "6.7",
 		.why = "perf_event_validate_size() checked only the new event's own read size, so 0-format siblings joined without limit while another member's group read grew past 16 KiB",
 		.fix = "382c27f4ed28",
-		/* Debian's 6.1 changelog: ChangeLog-6.1.68; other branches unconfirmed */
-		.fixed_in = "6.1.68",
+		/* the stable pushes of 6.6.7 (cfe9295db093) and 6.1.68
+		 * (06dec254c59a); the 5.x branches lie below `from` */
+		.fixed_in = "6.6.7 6.1.68",
 	},
 	.timeout = 30,
 ) {

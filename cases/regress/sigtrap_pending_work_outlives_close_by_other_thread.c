@@ -82,16 +82,14 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 	.destructive = true,
 	.xfail = {
-		/* ca7b0a10287e "perf: Fix missing SIGTRAP" (6.1-rc3) queued the
-		 * work; no mainline release had the bug, only the stable
-		 * branches that took ca7b0a10287e: 5.15.77..83 and 6.0.7..13
-		 * (5.16-5.19 fall inside this range without having it) */
-		.from = "5.15.77",
-		.to = "6.1",
+		/* ca6c21327c6a "perf: Fix missing SIGTRAPs" (v6.1-rc2) queued
+		 * the work and 517e6a301f34 (v6.1-rc8) fixed it: no mainline
+		 * release had the bug, only the stable branches that took the
+		 * first before the second: ca7b0a10287e (5.15.77, fixed in
+		 * 5.15.84) and 078c12ccf1fb (6.0.7, fixed in 6.0.14) */
+		.windows = "5.15.77..5.15.84 6.0.7..6.0.14",
 		.why = "perf_pending_task() held no event reference: closing the event before the task_work ran freed it under the work (use-after-free)",
 		.fix = "517e6a301f34",
-		/* the CVE record; Debian's changelogs start after these */
-		.fixed_in = "5.15.84 6.0.14",
 	},
 	.timeout = 20,
 ) {

@@ -98,7 +98,7 @@ PERFABI_CASE(
 		int32_t pid;
 
 		if (h->type == PERF_RECORD_THROTTLE)
-			pa_skip("the samples were throttled (perf_event_max_sample_rate too low here)");
+			pa_throttled_in_burst(N_CALLS);
 		if (h->type != PERF_RECORD_SAMPLE)
 			continue;
 		if (!pa_sample_parse(&attr, h, &s))

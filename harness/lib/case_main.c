@@ -131,10 +131,13 @@ static void print_info(void)
 		       c->fix.subject ? c->fix.subject : "", c->fix.release ? c->fix.release : "?",
 		       c->fix.cve ? " " : "", c->fix.cve ? c->fix.cve : "",
 		       c->fix.stable ? " stable " : "", c->fix.stable ? c->fix.stable : "");
-	if (c->xfail.from)
-		printf("xfail: %s..%s %s (fix %s)\n", c->xfail.from,
-		       c->xfail.to ? c->xfail.to : "", c->xfail.why ? c->xfail.why : "",
+	if (c->xfail.from || c->xfail.windows) {
+		char range[160];
+
+		pa_known_bug_range(&c->xfail, range, sizeof(range));
+		printf("xfail: %s %s (fix %s)\n", range, c->xfail.why ? c->xfail.why : "",
 		       c->xfail.fix ? c->xfail.fix : "unknown");
+	}
 }
 
 static enum pa_outcome finish(enum pa_outcome o, const char *detail)
@@ -277,13 +280,14 @@ static enum pa_outcome run(void)
 			 c->fix.release ? c->fix.release : "?",
 			 c->fix.cve ? ", " : "", c->fix.cve ? c->fix.cve : "");
 	}
-	if (o == PA_XFAIL || o == PA_XPASS)
-		snprintf(detail, sizeof(detail), "%s (kernel %s..%s%s%s, fix %s)",
-			 c->xfail.why ? c->xfail.why : "known kernel bug",
-			 c->xfail.from, c->xfail.to ? c->xfail.to : "",
-			 c->xfail.fixed_in ? ", fixed in " : "",
-			 c->xfail.fixed_in ? c->xfail.fixed_in : "",
+	if (o == PA_XFAIL || o == PA_XPASS) {
+		char range[160];
+
+		pa_known_bug_range(&c->xfail, range, sizeof(range));
+		snprintf(detail, sizeof(detail), "%s (kernel %s, fix %s)",
+			 c->xfail.why ? c->xfail.why : "known kernel bug", range,
 			 c->xfail.fix ? c->xfail.fix : "none yet");
+	}
 	return finish(o, detail[0] ? detail : NULL);
 }
 

@@ -72,6 +72,31 @@ void pa_skip(const char *fmt, ...)
 	exit(PA_SKIP);
 }
 
+void pa_retry(int tries, bool (*attempt)(void *arg, char *seen, size_t len),
+	      void *arg, const char *why)
+{
+	char first[256] = "", seen[256];
+	bool same = true;
+
+	for (int i = 1; i <= tries; i++) {
+		seen[0] = 0;
+		if (attempt(arg, seen, sizeof(seen)))
+			return;
+		if (!seen[0])
+			snprintf(seen, sizeof(seen), "(the attempt did not say)");
+		pa_diag("try %d of %d spoiled: %s", i, tries, seen);
+		if (i == 1)
+			snprintf(first, sizeof(first), "%s", seen);
+		else if (strcmp(first, seen))
+			same = false;
+	}
+	if (same && tries > 1) {
+		pa_fail("every one of %d tries: %s", tries, first);
+		pa_abort();
+	}
+	pa_skip("%s (%d tries, spoiled differently; the first: %s)", why, tries, first);
+}
+
 void pa_abort(void)
 {
 	fflush(stdout);

@@ -45,6 +45,8 @@ const char *pa_requirements_unmet(const struct pa_case *c,
 int pa_range_parse(const char *s, int *lo, int *hi);
 /* Is the running kernel inside a known bug's range? */
 bool pa_known_bug_applies(const struct pa_known_bug *b, struct pa_kver k);
+/* Where the bug is, as text: "from..to, fixed in X; A..B C.." */
+void pa_known_bug_range(const struct pa_known_bug *b, char *buf, size_t len);
 /* Apply the xfail rule to a raw outcome. */
 enum pa_outcome pa_classify(enum pa_outcome raw, const struct pa_known_bug *b,
 			    struct pa_kver k);

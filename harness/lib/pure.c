@@ -224,18 +224,63 @@ const char *pa_requirements_unmet(const struct pa_case *c,
 	if (c->destructive && !ctx->destructive)
 		return UNMET("destructive: a kernel without fix %s may crash or hang; runs only under --vm or with --destructive",
 			     c->fix.commit ? c->fix.commit : "(none named)");
-	if (c->destructive && pa_known_bug_applies(&c->xfail, ctx->kernel))
-		return UNMET("destructive, not run: kernel %d.%d.%d is in the known range of the bug (%s..%s) fixed by %s",
-			     ctx->kernel.major, ctx->kernel.minor, ctx->kernel.patch,
-			     c->xfail.from, c->xfail.to ? c->xfail.to : "unfixed",
+	if (c->destructive && pa_known_bug_applies(&c->xfail, ctx->kernel)) {
+		char range[160];
+
+		pa_known_bug_range(&c->xfail, range, sizeof(range));
+		return UNMET("destructive, not run: kernel %d.%d.%d is in the known range of the bug (%s) fixed by %s",
+			     ctx->kernel.major, ctx->kernel.minor, ctx->kernel.patch, range,
 			     c->xfail.fix ? c->xfail.fix : c->fix.commit ? c->fix.commit : "?");
+	}
 	return NULL;
+}
+
+void pa_known_bug_range(const struct pa_known_bug *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s%s%s",
+		 b->from ? b->from : "", b->from ? ".." : "", b->from && b->to ? b->to : "",
+		 b->from && b->fixed_in ? ", fixed in " : "", b->from && b->fixed_in ? b->fixed_in : "",
+		 b->from && b->windows ? "; " : "", b->windows ? b->windows : "");
+}
+
+/* k inside one "A..B" of pa_known_bug.windows (perfabi.h) */
+static bool in_window(const char *w, size_t len, struct pa_kver k)
+{
+	char a[32] = "", z[32] = "";
+	const char *dots = memmem(w, len, "..", 2);
+	struct pa_kver lo, hi;
+
+	if (!dots || (size_t)(dots - w) >= sizeof(a) || len - (size_t)(dots - w) - 2 >= sizeof(z))
+		return false;
+	memcpy(a, w, (size_t)(dots - w));
+	memcpy(z, dots + 2, len - (size_t)(dots - w) - 2);
+	if (pa_kver_parse(a, &lo) || pa_kver_cmp(k, lo) < 0)
+		return false;
+	/* three numbers: that stable branch only */
+	if (strchr(strchr(a, '.') + 1, '.') && (k.major != lo.major || k.minor != lo.minor))
+		return false;
+	return !z[0] || (!pa_kver_parse(z, &hi) && pa_kver_cmp(k, hi) < 0);
+}
+
+static bool in_windows(const char *ws, struct pa_kver k)
+{
+	for (const char *p = ws; p && *p; ) {
+		size_t n = strcspn(p, " ");
+
+		if (n && in_window(p, n, k))
+			return true;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return false;
 }
 
 bool pa_known_bug_applies(const struct pa_known_bug *b, struct pa_kver k)
 {
 	struct pa_kver from, to;
 
+	if (b && in_windows(b->windows, k))
+		return true;
 	if (!b || !b->from || pa_kver_parse(b->from, &from))
 		return false;
 	if (pa_kver_cmp(k, from) < 0)

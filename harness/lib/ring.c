@@ -523,6 +523,14 @@ void pa_ring_prefault(struct pa_ring *r)
 
 /* One fresh page at a time until data_head is `want`: false when a step
  * wrote other than one `rec`-byte record. */
+static char fill_seen[128];
+
+void pa_ring_fill_deviation(char *seen, size_t len)
+{
+	snprintf(seen, len, "%s", fill_seen);
+	fill_seen[0] = 0;
+}
+
 bool pa_ring_fill_to(struct pa_ring *r, uint64_t want, uint64_t rec)
 {
 	uint64_t h = pa_ring_head(r), n;
@@ -535,8 +543,14 @@ bool pa_ring_fill_to(struct pa_ring *r, uint64_t want, uint64_t rec)
 				(unsigned long long)h);
 			pa_abort();
 		}
-		if (n != h + rec)
+		if (n != h + rec) {
+			if (!fill_seen[0])
+				snprintf(fill_seen, sizeof(fill_seen),
+					 "touching one fresh page at data_head %llu wrote %llu bytes, not one %llu-byte record",
+					 (unsigned long long)h, (unsigned long long)(n - h),
+					 (unsigned long long)rec);
 			return false;
+		}
 		h = n;
 	}
 	return h == want;

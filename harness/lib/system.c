@@ -357,3 +357,28 @@ unsigned long long pa_vm_pin_kb(void)
 	fclose(f);
 	return kb;
 }
+
+/* A throttle among a burst of overflows: the rate decides whose it is
+ * (perfabi.h). Here, not in throttle.c, which needs case_main.c. */
+long pa_throttle_check(int burst)
+{
+	long rate = pa_sysctl_long("kernel/perf_event_max_sample_rate");
+
+	if (rate == LONG_MIN)
+		pa_skip("the samples were throttled, and kernel.perf_event_max_sample_rate is unreadable");
+	if (rate > (long)burst * 1000) {
+		pa_fail("PERF_RECORD_THROTTLE within a burst of %d overflows while kernel.perf_event_max_sample_rate is %ld: "
+			"at HZ <= 1000 an event may take at least %ld overflows a tick",
+			burst, rate, (rate + 999) / 1000);
+		pa_abort();
+	}
+	return rate;
+}
+
+void pa_throttled_in_burst(int burst)
+{
+	long rate = pa_throttle_check(burst);
+
+	pa_skip("the samples were throttled, which kernel.perf_event_max_sample_rate %ld may explain (at HZ 1000: %ld overflows a tick; the burst is %d)",
+		rate, (rate + 999) / 1000, burst);
+}

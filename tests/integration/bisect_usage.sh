@@ -75,7 +75,7 @@ perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!\n"' \
 	./run.sh bisect "$CASE" --good "$c1" --bad "$c3" --tree "$tree" >"$tmp/int.out" 2>&1 &
 pid=$!
 set +m
-wait_for 20 step_running
+wait_for 60 step_running
 check "the step started" step_running
 kill -INT "$pid"
 wait "$pid"; rc=$?
@@ -84,7 +84,7 @@ check "SIGINT: exit 130 (got $rc)" test $rc -eq 130
 check "SIGINT: the tree is back on its branch" test "$(git -C "$tree" symbolic-ref --short HEAD)" = work
 check "SIGINT: at its commit, work tree clean" \
 	bash -c "[ \"\$(git -C '$tree' rev-parse HEAD)\" = $c3 ] && [ -z \"\$(git -C '$tree' status --porcelain)\" ]"
-check "SIGINT: the step's processes are gone" wait_for 5 no_step_left
+check "SIGINT: the step's processes are gone" wait_for 30 no_step_left
 printf '#!/bin/sh\nexit 1\n' >"$tmp/builder"
 out=$(./run.sh bisect "$CASE" --good "$c1" --bad "$c3" --tree "$tree" 2>&1); rc=$?
 check "the next bisection runs (and stops at the unbuildable good end)" test $rc -eq 1

@@ -38,8 +38,8 @@ check "an unreadable knob is not created" test ! -e "$tmp/absent"
 # a signal to the supervisor: a failure that says so, then the signal
 PERFABI_SELFTEST_SLEEP=20 "$SELF/selftest/sleep_privileged" >"$tmp/out" &
 pid=$!
-wait_for 10 grep -q "^# ref\|^# selftest/sleep_privileged" "$tmp/out"
-wait_for 10 pgrep -P $pid >/dev/null
+wait_for 60 grep -q "^# ref\|^# selftest/sleep_privileged" "$tmp/out"
+wait_for 60 pgrep -P $pid >/dev/null
 kill -TERM $pid; wait $pid; rc=$?
 check "an interrupted case dies of the signal" test $rc -eq 143
 check "after a failure line" result_with_detail "$(cat "$tmp/out")" "^not ok 1 selftest/sleep_privileged$" "^# detail: interrupted$"

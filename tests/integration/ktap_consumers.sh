@@ -61,7 +61,7 @@ check "the host run has every outcome but xpass" test "$h_pass" -gt 0 -a "$h_fai
 PERFABI_SELFTEST_SLEEP=30 "$RUN" --cases "$SELF" --results "$tmp/r" --run-id intr selftest/pass selftest/sleep_privileged \
 	>"$tmp/intr.tap" 2>/dev/null &
 pid=$!
-wait_for 20 grep -q '^ok 1 ' "$tmp/intr.tap"
+wait_for 60 grep -q '^ok 1 ' "$tmp/intr.tap"
 sleep 0.5
 kill -INT $pid
 wait $pid

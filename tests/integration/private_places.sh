@@ -81,7 +81,7 @@ check "the pid lock is gone after it" test ! -e "$tmp/state/lock.held"
 PERFABI_TEST_NO_FLOCK=1 PERFABI_SELFTEST_SLEEP=30 "$RUN" --cases "$SELF" --no-results --identity "$( [ "$(id -u)" -eq 0 ] && echo root || echo user)" \
 	--paranoid "$(cat "$PARANOID")" selftest/sleep_privileged >/dev/null 2>&1 &
 pid=$!
-wait_for 10 test -e "$tmp/state/lock.held"
+wait_for 60 test -e "$tmp/state/lock.held"
 check "without flock() a concurrent run is refused" \
 	refused "another perfabi run holds $tmp/state/lock (pid $pid)" env PERFABI_TEST_NO_FLOCK=1 "$RUN" --cases "$SELF" --no-results selftest/pass
 kill -KILL $pid; wait $pid 2>/dev/null

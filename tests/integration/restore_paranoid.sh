@@ -20,7 +20,7 @@ for sig in INT TERM HUP; do
 	PERFABI_SELFTEST_SLEEP=30 "$RUN" --cases "$SELF" --results "$tmp/r" --run-id $sig --paranoid $other \
 		selftest/sleep_privileged >"$tmp/out.$sig" 2>&1 &
 	pid=$!
-	wait_for 10 changed
+	wait_for 60 changed
 	check "the run changed the level before SIG$sig" changed
 	kill -$sig $pid
 	wait $pid; rc=$?
@@ -41,7 +41,7 @@ done
 PERFABI_SELFTEST_SLEEP=30 "$RUN" --cases "$SELF" --no-results --paranoid $other \
 	selftest/sleep_privileged >/dev/null 2>&1 &
 pid=$!
-wait_for 10 changed
+wait_for 60 changed
 out=$("$RUN" --cases "$SELF" --no-results selftest/pass 2>&1); rc=$?
 check "a concurrent run exits 2" test $rc -eq 2
 check "a concurrent run says why" grep -q "another perfabi run holds" <<<"$out"

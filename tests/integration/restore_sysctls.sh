@@ -16,7 +16,7 @@ start_run() {
 	PERFABI_SELFTEST_SLEEP=30 "$RUN" --cases "$SELF" --no-results selftest/sleep_privileged \
 		>"$tmp/out" 2>&1 &
 	pid=$!
-	wait_for 10 test -s "$PERFABI_STATE_DIR/sysctls"
+	wait_for 60 test -s "$PERFABI_STATE_DIR/sysctls"
 }
 
 start_run

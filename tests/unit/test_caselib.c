@@ -115,6 +115,103 @@ static void abort_and_skip_end_the_body(void **state)
 	assert_non_null(strstr(c.st.skip_reason, "no widget here"));
 }
 
+/* ---- pa_retry: noise is retried, the same wrong thing every time fails ---- */
+struct tries {
+	int n;			/* attempts made */
+	int good_at;		/* the attempt that gets to its checks (0: none) */
+	bool vary;		/* each spoiled attempt says something else */
+};
+
+static bool try_once(void *arg, char *seen, size_t len)
+{
+	struct tries *t = arg;
+
+	if (++t->n == t->good_at)
+		return true;
+	snprintf(seen, len, "step 3 wrote %d bytes", t->vary ? 32 * t->n : 32);
+	return false;
+}
+
+static void do_retry(void *p)
+{
+	pa_retry(3, try_once, p, "noise");
+	printf("returned after %d", ((struct tries *)p)->n);
+}
+
+static void retry_fails_only_what_repeats(void **state)
+{
+	struct tries t = { 0 };
+	struct child c;
+
+	(void)state;
+	/* a stand-in kernel that writes the wrong amount the same way each time */
+	run_child(&c, do_retry, &t);
+	assert_int_equal(c.code, PA_FAIL);
+	assert_string_equal(c.st.first_failure, "every one of 3 tries: step 3 wrote 32 bytes");
+	/* noise: each try spoiled differently */
+	t = (struct tries){ .vary = true };
+	run_child(&c, do_retry, &t);
+	assert_int_equal(c.code, PA_SKIP);
+	assert_string_equal(c.st.skip_reason,
+			    "noise (3 tries, spoiled differently; the first: step 3 wrote 32 bytes)");
+	assert_int_equal(c.st.failures, 0);
+	/* the third try got through: its checks decide */
+	t = (struct tries){ .good_at = 3 };
+	run_child(&c, do_retry, &t);
+	assert_int_equal(c.code, 0);
+	assert_non_null(strstr(c.out, "returned after 3"));
+}
+
+/* ---- pa_throttle_check: the sample rate decides whether a throttle is
+ * the environment's or the kernel's (root, a writable rate) ---- */
+static void do_throttle_check(void *p)
+{
+	printf("rate %ld", pa_throttle_check(*(int *)p));
+}
+
+static int write_rate(const char *v)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "w");
+	int bad;
+
+	if (!f)
+		return -1;
+	bad = fputs(v, f) < 0;
+	return fclose(f) || bad ? -1 : 0;
+}
+
+static void throttle_rule_follows_the_rate(void **state)
+{
+	char saved[32] = "";
+	struct child c, c4;
+	int burst;
+	FILE *f;
+
+	(void)state;
+	f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	if (!f || !fgets(saved, sizeof(saved), f) || geteuid()) {
+		if (f)
+			fclose(f);
+		skip();
+	}
+	fclose(f);
+	if (write_rate("5000"))
+		skip();
+	/* 5000/s is 5 overflows a tick at HZ 1000: a burst of 5 may be throttled */
+	burst = 5;
+	run_child(&c, do_throttle_check, &burst);
+	/* ... a burst of 4 may not: the kernel's fault */
+	burst = 4;
+	run_child(&c4, do_throttle_check, &burst);
+	(void)write_rate(saved);
+	assert_int_equal(c.code, 0);
+	assert_string_equal(c.out, "rate 5000");
+	assert_int_equal(c4.code, PA_FAIL);
+	assert_string_equal(c4.st.first_failure,
+			    "PERF_RECORD_THROTTLE within a burst of 4 overflows while kernel.perf_event_max_sample_rate is 5000: "
+			    "at HZ <= 1000 an event may take at least 5 overflows a tick");
+}
+
 /* ---- pa_open_expect ---- */
 struct oe {
 	uint32_t type;
@@ -565,6 +662,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(negative_values_print_signed, reset_state, restore_stdout),
 		cmocka_unit_test_setup_teardown(errno_checks, reset_state, restore_stdout),
 		cmocka_unit_test(abort_and_skip_end_the_body),
+		cmocka_unit_test(retry_fails_only_what_repeats),
+		cmocka_unit_test(throttle_rule_follows_the_rate),
 		cmocka_unit_test(open_expectations),
 		cmocka_unit_test(e2big_size_check),
 		cmocka_unit_test(features_unknown_and_known),

@@ -388,6 +388,69 @@ static void ring_waits_end(void **state)
 	assert_true(pa_ring_fill_to(&ring, 64, 32));	/* already there */
 }
 
+/* ---- a stand-in kernel behind pa_touch_pages() (linked with
+ * --wrap=pa_touch_pages): each touch writes `stand_in` bytes into the
+ * ring, or the real pages are touched when it is 0 ---- */
+void __real_pa_touch_pages(int pages);
+static uint64_t stand_in;
+
+void __wrap_pa_touch_pages(int pages)
+{
+	if (!stand_in) {
+		__real_pa_touch_pages(pages);
+		return;
+	}
+	wpos += stand_in;
+	ring.page->data_head = wpos;
+}
+
+static bool fill_attempt(void *arg, char *seen, size_t len)
+{
+	uint64_t *per_touch = arg;
+
+	ring.page->data_head = wpos = 0;
+	stand_in = *per_touch;
+	if (pa_ring_fill_to(&ring, 4 * 16, 16)) {
+		EXPECT_EQ(pa_ring_head(&ring), 4 * 16);
+		return true;
+	}
+	pa_ring_fill_deviation(seen, len);
+	return false;
+}
+
+static void do_fill_retry(void *p)
+{
+	pa_retry(3, fill_attempt, p, "incidental page faults");
+}
+
+static void ring_fill_fails_a_kernel_that_writes_two_records(void **state)
+{
+	uint64_t per_touch = 16;
+	char seen[128];
+	struct child c;
+
+	(void)state;
+	/* one 16-byte record a fault: the edge is reached */
+	run_child(&c, do_fill_retry, &per_touch);
+	assert_int_equal(c.code, 0);
+	assert_int_equal(c.st.failures, 0);
+	/* two records a fault, every time: a FAIL naming the step, not a SKIP */
+	per_touch = 32;
+	run_child(&c, do_fill_retry, &per_touch);
+	assert_int_equal(c.code, PA_FAIL);
+	assert_string_equal(c.st.first_failure,
+			    "every one of 3 tries: touching one fresh page at data_head 0 wrote 32 bytes, not one 16-byte record");
+	/* the deviation is read once */
+	stand_in = 32;
+	ring.page->data_head = wpos = 0;
+	assert_false(pa_ring_fill_to(&ring, 64, 16));
+	pa_ring_fill_deviation(seen, sizeof(seen));
+	assert_non_null(strstr(seen, "wrote 32 bytes"));
+	pa_ring_fill_deviation(seen, sizeof(seen));
+	assert_string_equal(seen, "");
+	stand_in = 0;
+}
+
 static void intel_pt_attr_is_user_only_branch_tracing(void **state)
 {
 	struct perf_event_attr a;
@@ -418,6 +481,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(ring_sample_paths, ring_setup, ring_teardown),
 		cmocka_unit_test_setup_teardown(ring_map_failures, ring_setup, ring_teardown),
 		cmocka_unit_test_setup_teardown(ring_waits_end, ring_setup, ring_teardown),
+		cmocka_unit_test_setup_teardown(ring_fill_fails_a_kernel_that_writes_two_records, ring_setup, ring_teardown),
 		cmocka_unit_test(intel_pt_attr_is_user_only_branch_tracing),
 	};
 	return cmocka_run_group_tests_name("ring", tests, NULL, NULL);

@@ -75,6 +75,37 @@ static void known_bug_ranges(void **state)
 	assert_true(pa_known_bug_applies(&backported, V("6.12.200")));
 	assert_false(pa_known_bug_applies(&backported, V("6.19")));
 	assert_false(pa_known_bug_applies(NULL, V("6.16")));
+	/* a bug only stable backports brought: windows of single branches */
+	struct pa_known_bug stable_only = { .windows = "5.15.77..5.15.84 6.0.7..6.0.14" };
+	assert_false(pa_known_bug_applies(&stable_only, V("5.15.76")));
+	assert_true(pa_known_bug_applies(&stable_only, V("5.15.77")));
+	assert_true(pa_known_bug_applies(&stable_only, V("5.15.83")));
+	assert_false(pa_known_bug_applies(&stable_only, V("5.15.84")));
+	assert_false(pa_known_bug_applies(&stable_only, V("5.16")));	/* never had it */
+	assert_false(pa_known_bug_applies(&stable_only, V("6.0.6")));
+	assert_true(pa_known_bug_applies(&stable_only, V("6.0.13")));
+	assert_false(pa_known_bug_applies(&stable_only, V("6.1")));
+	/* a mainline range plus a later one and open stable windows */
+	struct pa_known_bug twice = { .from = "5.13", .to = "6.15", .fixed_in = "6.12.23",
+				      .windows = "6.19.. 6.18.2.. 6.17.13.." };
+	assert_true(pa_known_bug_applies(&twice, V("6.12.22")));
+	assert_false(pa_known_bug_applies(&twice, V("6.12.117")));
+	assert_false(pa_known_bug_applies(&twice, V("6.16.3")));
+	assert_false(pa_known_bug_applies(&twice, V("6.18.1")));
+	assert_true(pa_known_bug_applies(&twice, V("6.18.44")));
+	assert_true(pa_known_bug_applies(&twice, V("6.17.13")));
+	assert_false(pa_known_bug_applies(&twice, V("6.17.12")));
+	assert_true(pa_known_bug_applies(&twice, V("6.19")));
+	assert_true(pa_known_bug_applies(&twice, V("7.2.1")));
+	struct pa_known_bug bad = { .windows = "6.1 x..y ..6.2 6.3..zz" };
+	assert_false(pa_known_bug_applies(&bad, V("6.1")));
+	assert_false(pa_known_bug_applies(&bad, V("6.2")));
+	assert_false(pa_known_bug_applies(&bad, V("6.4")));	/* bad end: not applied */
+	char range[160];
+	pa_known_bug_range(&twice, range, sizeof(range));
+	assert_string_equal(range, "5.13..6.15, fixed in 6.12.23; 6.19.. 6.18.2.. 6.17.13..");
+	pa_known_bug_range(&stable_only, range, sizeof(range));
+	assert_string_equal(range, "5.15.77..5.15.84 6.0.7..6.0.14");
 }
 
 static void classification(void **state)
