@@ -859,7 +859,9 @@ void pa_become_fresh_uid(void);
 
 /* ---- attr helpers (harness/lib/attr.c) ---- */
 /* A forked child that waits until told to go, then touches `pages` fresh
- * pages (0: none) and execs fixture `name` with `arg`: its pid; *go_fd is
+ * pages (0: none) and execs fixture `name` with `arg` (a private memfd
+ * copy of it where one can be exec'd, so that no other process's exec of
+ * the same file moves its start-up page faults): its pid; *go_fd is
  * the pipe that tells it. pa_exec_child_go() tells it, reaps it and returns
  * its exit status (-1, and the case failed, when it did not exit). */
 pid_t pa_exec_child_start(int *go_fd, int pages, const char *name,
