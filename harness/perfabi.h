@@ -85,6 +85,11 @@ struct pa_fix {
 	const char *release;	/* first fixed mainline release */
 	const char *cve;	/* CVE id, or NULL */
 	const char *stable;	/* stable releases that took it, space separated */
+	/* the bug leaves nothing the case's own checks can see (a
+	 * use-after-free that corrupts no result): only the kernel log the
+	 * runner reads (KASAN, WARNING, BUG) catches it, on a kernel built
+	 * to report it; --info and a failure say so */
+	bool log_only;
 };
 
 struct pa_case {

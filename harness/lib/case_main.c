@@ -127,10 +127,11 @@ static void print_info(void)
 	printf("alone: %d\n", c->alone ? 1 : 0);
 	printf("features: %s\n", c->features ? c->features : "");
 	if (c->fix.commit)
-		printf("fix: %s (%s) %s%s%s%s%s\n", c->fix.commit,
+		printf("fix: %s (%s) %s%s%s%s%s%s\n", c->fix.commit,
 		       c->fix.subject ? c->fix.subject : "", c->fix.release ? c->fix.release : "?",
 		       c->fix.cve ? " " : "", c->fix.cve ? c->fix.cve : "",
-		       c->fix.stable ? " stable " : "", c->fix.stable ? c->fix.stable : "");
+		       c->fix.stable ? " stable " : "", c->fix.stable ? c->fix.stable : "",
+		       c->fix.log_only ? " (seen only in the kernel log: KASAN, WARNING)" : "");
 	if (c->xfail.from || c->xfail.windows) {
 		char range[160];
 
