@@ -31,6 +31,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), inherit, read_format PERF_FORMAT_TOTAL_TIME_ENABLED; \"perf/core: Fix child_total_time_enabled accounting bug at task exit\" a3c3c66670ce (6.15): kernel/events/core.c __perf_remove_from_context() (DETACH_EXIT: perf_event_state() before perf_child_detach() -> sync_child_event()); undone for INACTIVE children by c418d8b4d7a4 (6.19, stable 6.18.2 and 6.17.13)",
 	.covers = "attr.inherit read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING arg.cpu",
 	.probe = pa_probe_self_perf,
+	.alone = true,		/* pins itself to one CPU */
 	.xfail = {
 		/* ef54c1a476ae (5.13) to a3c3c66670ce (6.15) and its stable
 		 * backports (6.12.y: the 6.12.23 review series; 6.1.185;
