@@ -102,7 +102,7 @@ PERFABI_CASE(
 		pa_abort();
 	}
 	if (i == TRIES)
-		pa_skip("every one of %d tries was switched out between PERIOD and the next page fault (in %d it blocked in PERIOD, in %d in the fault, the others were only preempted: a CPU too busy to run a few microseconds uninterrupted)",
+		pa_skip("every one of %d tries was switched out between PERIOD and the next page fault (%d of them blocked in PERIOD, %d in the page fault, a fault that may wait on memory reclaim; the rest were preempted: a CPU too busy to run a few microseconds uninterrupted)",
 			TRIES, in_ioctl, in_fault);
 	EXPECT_EQ(t.head_after, rec);	/* one sample, at once */
 	EXPECT_EQ(t.count, 11);
