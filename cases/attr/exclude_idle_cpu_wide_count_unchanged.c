@@ -91,6 +91,7 @@ PERFABI_CASE(
 	int want = pa_expected_errno(PA_NEED_KERNEL);
 	struct timespec nap = { 0, 200000000 };
 	int cpus[MAX_CPUS], fl[MAX_CPUS], fm[MAX_CPUS], fs[MAX_CPUS], ncpus, idled = 0;
+	long long most = -1;
 	uint64_t t0, t1, t2, t3, l, m, tol;
 	long long idle0[MAX_CPUS], idle1[MAX_CPUS], tick_ms;
 	long tck = sysconf(_SC_CLK_TCK);
@@ -147,6 +148,8 @@ PERFABI_CASE(
 			(unsigned long long)(t3 - t0));
 		/* idle time excluded would exceed the allowance; 1 ms a
 		 * sample where /proc/stat cannot tell */
+		if (ms > most)
+			most = ms;
 		if (ms >= 0)
 			idled += (uint64_t)(ms > tick_ms ? ms - tick_ms : 0) * 1000000 > 2 * tol;
 		else
@@ -167,5 +170,6 @@ PERFABI_CASE(
 	}
 	if (!idled)
 		pa_skip("no watched CPU ran its idle task long enough during the 200 ms "
-			"(over twice the allowance): nothing exclude_idle could have left out");
+			"(over twice the allowance of %llu ns; at most %lld ms by /proc/stat, -1: unreadable): nothing exclude_idle could have left out",
+			(unsigned long long)tol, most);
 }
