@@ -137,7 +137,10 @@ PERFABI_CASE(
 			cpus[i], nx, x, nc, c, tx, tc, idled);
 		/* a throttled hrtimer sampler stays stopped until a tick
 		 * unthrottles it, and an idle CPU may have stopped its tick */
-		if (idled >= IDLED_MS && !c && !tc)
+		if (idled >= IDLED_MS && !c && !tc && !nc)
+			pa_fail("CPU %d idled %lld ms of the 200 (/proc/stat), yet its 1 ms cpu-clock sampler without exclude_idle took no sample at all there",
+				cpus[i], idled);
+		else if (idled >= IDLED_MS && !c && !tc)
 			pa_fail("CPU %d idled %lld ms of the 200 (/proc/stat), yet its cpu-clock sampler without exclude_idle took none of its %d samples in the idle task",
 				cpus[i], idled, nc);
 		if (idled > most)
