@@ -684,6 +684,45 @@ void *pa_ring_try_map_aux(struct pa_ring *r, size_t off, size_t size, int prot);
  * PMU type (-1: no intel_pt). */
 int pa_intel_pt_attr(struct perf_event_attr *attr);
 
+/* ---- what the environment explains (harness/lib/holders.c) ---------- */
+/*
+ * May something outside this case hold perf events (breakpoint slots, PMU
+ * counters, ...)? True, with who written into `who` as a sentence (pids and
+ * comms), where: another process than this body, its descendants and its
+ * supervisor holds an anon_inode:[perf_event] fd or a mapping of one's
+ * ring; a process is exiting past exit_files() (its events may be on
+ * their way out); a process's fds cannot be read; the scan cannot be done at all (not root,
+ * not in the initial pid namespace, /proc unreadable); kgdb is registered
+ * (/sys/module/kgdboc/parameters/kgdboc not empty: its wide breakpoints,
+ * reserved once a debugger set them, are in no process's fds); or the
+ * data_breakpoint sample module is loaded. Any perf event counts, though
+ * only some kinds compete (only CPU-wide breakpoints take a task's slots:
+ * max_bp_pinned_slots() is cpu_pinned plus the task's own), since their
+ * kind cannot be read from /proc: conservative, a SKIP. False (who "")
+ * when none of these is seen: then only what no scan sees can hold one
+ * (an event kept alive by a BPF perf_event_array map or in flight in an
+ * SCM_RIGHTS message, a module's register_wide_hw_breakpoint()).
+ */
+bool pa_perf_held_elsewhere(char *who, size_t len);
+/*
+ * A breakpoint open failed with ENOSPC where the case's own breakpoints
+ * leave a slot free (what: printf-style, the numbers seen, e.g. "only 2 of
+ * x86's 4 breakpoint slots were free to this task"). SKIP, naming them,
+ * where pa_perf_held_elsewhere() sees a possible holder; else FAIL: the
+ * slots leaked or are miscounted. Ends the body either way.
+ */
+void pa_bp_enospc(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Time CPU `cpu` spent in the idle task so far, in ms (/proc/stat idle +
+ * iowait, USER_HZ granularity: 10 ms at 100), or -1 when unreadable. The
+ * difference of two readings says whether the CPU idled in between, from
+ * the scheduler's accounting, not from perf. */
+long long pa_cpu_idle_ms(int cpu);
+/* Does this architecture's CPU PMU driver validate a hardware group
+ * against its counters at open (x86, arm, arm64, powerpc, loongarch, mips:
+ * none has 64 counters)? Where it does, 64 events accepted in one group is
+ * a FAIL; elsewhere (s390, riscv, ...) the limit is not known here. */
+bool pa_pmu_groups_limited(void);
+
 /* ---- read/ioctl/inherit/breakpoint helpers (harness/lib/read.c) ---- */
 /* A counting breakpoint on this task's user space: type BREAKPOINT,
  * bp_type/bp_addr/bp_len as given, disabled, exclude_kernel, exclude_hv. */
@@ -728,6 +767,10 @@ void pa_work_cpu_ms(int ms);
  * (getrusage(RUSAGE_THREAD)), or -1: a try switched out between two points
  * (a software event's period restarts at sched-in) says nothing. */
 long pa_thread_switches(void);
+/* Of those, the voluntary ones (ru_nvcsw), or -1: the thread blocked
+ * (__schedule() with a sleeping state). Preemption, cond_resched() and a
+ * reschedule on the way back to user space count as involuntary. */
+long pa_thread_vswitches(void);
 /* The least time an event of this task that was on (enabled, or running)
  * throughout pa_work_cpu_ms(ms) shows: perf switches the task's events
  * out in prepare_task_switch() and back in finish_task_switch(), while the

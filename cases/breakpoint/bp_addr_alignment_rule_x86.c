@@ -14,11 +14,23 @@ PERFABI_CASE(
 	static const uint32_t types[] = { HW_BREAKPOINT_W, HW_BREAKPOINT_RW };
 	static const uint64_t lens[] = { 1, 2, 4, 8 };
 	struct perf_event_attr a;
-	int fd, bad = 0;
+	int fd, bad = 0, opens = 0, refused = 0;
 
 #if !defined(__x86_64__)
 	pa_skip("the alignment rule checked here is x86-64's (LEN_8 needs CONFIG_X86_64)");
 #endif
+	/* One slot is all the loop needs: each breakpoint is closed before
+	 * the next opens, and a refused one gives its slot back
+	 * (register_perf_hw_breakpoint(): release_bp_slot() when the parse
+	 * fails). Whether one is free is the environment's, so it is seen
+	 * first; an ENOSPC after that is a slot the loop leaked, unless
+	 * something outside this case took them all meanwhile. */
+	a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&buf[0], 8);
+	fd = pa_perf_open(&a, 0, -1, -1, 0);
+	if (fd < 0 && errno == ENOSPC)
+		pa_bp_enospc("no breakpoint slot was free to this task before the first open");
+	if (fd >= 0)
+		close(fd);
 	for (unsigned t = 0; t < 2; t++)
 		for (unsigned l = 0; l < 4; l++)
 			for (unsigned off = 0; off < 8; off++) {
@@ -27,7 +39,11 @@ PERFABI_CASE(
 				a = pa_bp_attr(types[t], (const void *)&buf[off], lens[l]);
 				fd = pa_perf_open(&a, 0, -1, -1, 0);
 				if (fd < 0 && errno == ENOSPC)
-					pa_skip("no breakpoint slot is free to this task: all are held by breakpoints outside this case");
+					pa_bp_enospc("ENOSPC for type %u len %llu at 64-aligned + %u after %d opens (%d of them refused), each closed at once",
+						     types[t], (unsigned long long)lens[l], off,
+						     opens, refused);
+				opens++;
+				refused += fd < 0;
 				if ((fd >= 0 ? 0 : errno) != want) {
 					pa_diag("type %u len %llu at 64-aligned + %u: %s, expected %s",
 						types[t], (unsigned long long)lens[l], off,
@@ -42,6 +58,10 @@ PERFABI_CASE(
 	for (unsigned off = 0; off < 8; off++) {
 		a = pa_bp_attr(HW_BREAKPOINT_X, (const void *)&buf[off], sizeof(long));
 		fd = pa_perf_open(&a, 0, -1, -1, 0);
+		if (fd < 0 && errno == ENOSPC)
+			pa_bp_enospc("ENOSPC for an execute breakpoint at 64-aligned + %u after %d opens (%d of them refused), each closed at once",
+				     off, opens, refused);
+		opens++;
 		if (fd < 0) {
 			pa_diag("execute breakpoint at 64-aligned + %u: %s, expected an fd",
 				off, pa_errno_name(errno));

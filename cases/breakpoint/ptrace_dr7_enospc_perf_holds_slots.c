@@ -56,7 +56,7 @@ PERFABI_CASE(
 			close(fd[n]);
 		if (err == ENOSPC) {
 			pa_tracee_kill(child);
-			pa_skip("only %d of x86's 4 breakpoint slots are free to the tracee: the others are held by breakpoints outside this case", got);
+			pa_bp_enospc("only %d of x86's 4 breakpoint slots were free to the new tracee", got);
 		}
 		pa_fail("perf breakpoint on the tracee: perf_event_open() failed with %s",
 			pa_errno_name(err));

@@ -25,14 +25,16 @@ static int open_bp(int i, int cpu)
 }
 
 /* Fill the SLOTS slots of this task on cpu with breakpoints vars[first..]:
- * SKIP where some are held outside this case. */
+ * an ENOSPC before is SKIP where breakpoints outside this case may hold
+ * some, else FAIL (this task's breakpoints bound to the other CPU take no
+ * slot here). */
 static void fill_cpu(int *fd, int first, int cpu)
 {
 	for (int i = 0; i < SLOTS; i++) {
 		fd[i] = open_bp(first + i, cpu);
 		if (fd[i] < 0 && errno == ENOSPC)
-			pa_skip("only %d of x86's %d breakpoint slots on CPU %d are free to this task: the others are held by breakpoints outside this case",
-				i, SLOTS, cpu);
+			pa_bp_enospc("only %d of x86's %d breakpoint slots on CPU %d were free to this task (which held %d bound to other CPUs)",
+				     i, SLOTS, cpu, first);
 		if (fd[i] < 0) {
 			pa_fail("breakpoint %d of %d on CPU %d: perf_event_open() failed with %s",
 				i + 1, SLOTS, cpu, pa_errno_name(errno));

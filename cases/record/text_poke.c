@@ -21,7 +21,8 @@
  * so a missing record is a failure; the text_poke events are CPU-wide on
  * every CPU, so patching by any task in the window is reported. Without
  * /proc/kcore (CONFIG_PROC_KCORE=n, or lockdown) the case cannot tell and
- * SKIPs; if nothing changed (the key was already on) it SKIPs too.
+ * SKIPs; if nothing changed at the open (the key was already on) it SKIPs
+ * too, once every change in both windows was checked for its record.
  */
 struct text_poke_rec {
 	struct perf_event_header h;
@@ -264,10 +265,32 @@ PERFABI_CASE(
 	un2 = uncovered(t1, t2, cov, len, &ch2, stext);
 	pa_diag("switch on: %zu bytes of text changed, %d TEXT_POKE; off: %zu bytes, %d TEXT_POKE",
 		ch1, non, ch2, noff);
-	if (!ch1)
-		pa_skip("switching sched:sched_kthread_stop_ret on patched no kernel text: its key was already on");
+	/* every change of text in either window needs its record, whoever
+	 * made it: checked before anything may SKIP */
 	EXPECT_EQ(un1, 0u);
 	EXPECT_EQ(un2, 0u);
+	if (!ch1) {
+		/* The key was already on: a user outside this case holds the
+		 * tracepoint. Some show (ftrace's enable, another process's
+		 * perf events); a BPF raw_tp or a module's probe does not.
+		 * What changed while closing says nothing either way: other
+		 * tasks patch text too (perf's own static keys, as other
+		 * cases open and close events beside this one). */
+		char en[16] = "?", who[512];
+
+		if (pa_tracefs()) {
+			char path[512];
+
+			snprintf(path, sizeof(path), "%s/events/sched/sched_kthread_stop_ret/enable",
+				 pa_tracefs());
+			if (pa_sysctl_read(path, en, sizeof(en)))
+				snprintf(en, sizeof(en), "?");
+		}
+		if (!pa_perf_held_elsewhere(who, sizeof(who)))
+			snprintf(who, sizeof(who), "no other process holds a perf event");
+		pa_skip("switching sched:sched_kthread_stop_ret on patched no kernel text: its key was already on (ftrace enable %s; %s)",
+			en, who);
+	}
 	if (!jbuf[0]) {
 		pa_fail("no TEXT_POKE turning a jump label NOP into a JMP among the %d records", non);
 		pa_abort();

@@ -26,6 +26,28 @@ static void on_segv(int sig)
 }
 
 #ifdef __x86_64__
+/*
+ * The user-space RDPMC policy, sysfs rdpmc of the core PMU (cpu, or
+ * cpu_core on hybrid x86; one x86_pmu.attr_rdpmc for both): 0 never, 1
+ * while an rdpmc-capable event is mapped (the default), 2 always;
+ * before 4.0, 1 was always (perf_event_open(2),
+ * /sys/bus/event_source/devices/cpu/rdpmc; arch/x86/events/core.c
+ * set_attr_rdpmc()). -1 when unreadable (the file is root's: 0600).
+ */
+static int rdpmc_policy(void)
+{
+	static const char *const f[] = {
+		"/sys/bus/event_source/devices/cpu/rdpmc",
+		"/sys/bus/event_source/devices/cpu_core/rdpmc",
+	};
+	char buf[16];
+
+	for (unsigned i = 0; i < 2; i++)
+		if (!pa_sysctl_read(f[i], buf, sizeof(buf)) && buf[0] >= '0' && buf[0] <= '2')
+			return buf[0] - '0';
+	return -1;
+}
+
 /* Does RDPMC of counter idx fault (SIGSEGV: #GP with CR4.PCE clear)? */
 static bool rdpmc_faults(uint32_t idx)
 {
@@ -72,16 +94,33 @@ PERFABI_CASE(
 		.exclude_hv = 1,
 	};
 	long psz = sysconf(_SC_PAGESIZE);
+	int policy = rdpmc_policy();
 	struct pa_ring r;
 	uint32_t index;
 	int fd;
 
-	if (!rdpmc_faults(0))
-		pa_skip("RDPMC works with no event mapped: user-space RDPMC is always allowed here (rdpmc sysfs 2)");
+	/* the policy decides what can be seen here; the behaviour does not */
+	if (policy == 0)
+		pa_skip("user-space RDPMC is off here (rdpmc sysfs 0): no mapping allows it");
+	if (policy == 2)
+		pa_skip("user-space RDPMC is always allowed here (rdpmc sysfs 2): a mapping changes nothing");
+	if (policy == 1 && !pa_kernel_at_least("4.0"))
+		pa_skip("user-space RDPMC is always allowed here (rdpmc sysfs 1 before Linux 4.0): a mapping changes nothing");
+	/* no event of this process is mapped yet */
+	if (!rdpmc_faults(0)) {
+		if (policy < 0)
+			pa_skip("RDPMC works with no event mapped, and the rdpmc sysfs policy is not readable here (2 would explain it)");
+		pa_fail("RDPMC works with no event mapped while rdpmc sysfs is 1 (only while mapped): CR4.PCE is set for a process that never mapped an event");
+		pa_abort();
+	}
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, 0);
 	pa_ring_map(&r, fd, 1);
-	if (!r.page->cap_user_rdpmc)
-		pa_skip("cap_user_rdpmc is 0: user-space RDPMC is off for this PMU (rdpmc sysfs 0)");
+	if (!r.page->cap_user_rdpmc) {
+		if (policy < 0)
+			pa_skip("cap_user_rdpmc is 0, and the rdpmc sysfs policy is not readable here (0 would explain it)");
+		pa_fail("cap_user_rdpmc is 0 for a mapped, self-monitoring hardware event while rdpmc sysfs is 1");
+		pa_abort();
+	}
 	pa_work_cpu_ms(5);
 	index = r.page->index;	/* self-monitoring and running: scheduled */
 	ASSERT_NE(index, 0);

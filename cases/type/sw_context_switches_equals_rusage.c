@@ -33,21 +33,44 @@ static const char *kernel_counting(void)
 	return why;
 }
 
-/* The event's count and the thread's switch counts at one instant. */
+/* The thread's switches so far (getrusage: voluntary + involuntary). */
+static uint64_t switches(struct rusage *ru)
+{
+	ASSERT_OK(getrusage(RUSAGE_THREAD, ru));
+	return (uint64_t)ru->ru_nvcsw + (uint64_t)ru->ru_nivcsw;
+}
+
+/*
+ * The event's count and the thread's switch counts at one instant: a
+ * reading of the rusage between two reads of the event that agree. Two
+ * that differ mean the counter moved, which only a switch away from the
+ * task may do: one that the rusage taken before the first read and after
+ * the second also shows is run again; one it does not show (no switch at
+ * all over both reads) is the counter moving by itself, a FAIL at once.
+ * Only 1000 pairs in a row, each with a switch, are the environment's.
+ */
 static void snapshot(int fd, uint64_t *count, uint64_t *nv, uint64_t *niv)
 {
-	struct rusage ru;
-	uint64_t a, b;
+	struct rusage r0, ru, r2;
+	uint64_t a, b, s0, s2;
 
 	for (int i = 0; i < 1000; i++) {
+		s0 = switches(&r0);
 		pa_read_u64(fd, &a, 1);
 		ASSERT_OK(getrusage(RUSAGE_THREAD, &ru));
 		pa_read_u64(fd, &b, 1);
+		s2 = switches(&r2);
 		if (a == b) {
 			*count = a;
 			*nv = (uint64_t)ru.ru_nvcsw;
 			*niv = (uint64_t)ru.ru_nivcsw;
 			return;
+		}
+		if (s0 == s2) {
+			pa_fail("the counter moved from %llu to %llu between two reads while the thread was not switched out (rusage %llu voluntary + %llu involuntary before and after)",
+				(unsigned long long)a, (unsigned long long)b,
+				(unsigned long long)r0.ru_nvcsw, (unsigned long long)r0.ru_nivcsw);
+			pa_abort();
 		}
 	}
 	pa_skip("the task was switched out between two reads 1000 times in a row");

@@ -143,3 +143,12 @@ long pa_thread_switches(void)
 		return -1;
 	return ru.ru_nvcsw + ru.ru_nivcsw;
 }
+
+long pa_thread_vswitches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nvcsw;
+}
