@@ -1,6 +1,7 @@
 # perfabi — build everything static, warnings are errors.
 #
-#   make              build the runner, every case and fixture
+#   make              build the runner, every case and fixture, and the
+#                     parked cases (parked/README.md: built, never run)
 #   make check        the project's own tests (cmocka units, then ./run.sh)
 #   make coverage     lcov report of the harness exercised by make check
 #   make install [INSTALL_PATH=DIR]  what a target needs to run the suite,
@@ -35,6 +36,11 @@ CASE_SRC := $(sort $(wildcard cases/*/*.c))
 CASES    := $(patsubst cases/%.c,$(BUILD)/cases/%,$(CASE_SRC))
 FIX_SRC  := $(sort $(wildcard fixtures/progs/*.c))
 FIXTURES := $(patsubst fixtures/progs/%.c,$(BUILD)/fixtures/%,$(FIX_SRC))
+# Parked cases (parked/README.md): every parked/<area>/<name>.c becomes
+# build/parked/<area>/<name>, built with everything so it keeps compiling,
+# and run only by hand (the runner reads build/cases).
+PARK_SRC := $(sort $(wildcard parked/*/*.c))
+PARKED   := $(patsubst parked/%.c,$(BUILD)/parked/%,$(PARK_SRC))
 RUN_SRC  := $(wildcard harness/runner/*.c)
 RUN_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(RUN_SRC))
 RUNNER   := $(BUILD)/perfabi-run
@@ -44,7 +50,7 @@ HDRS     := $(wildcard harness/*.h harness/*.def harness/lib/*.h harness/runner/
 # A case or fixture whose source is gone (deleted or renamed) loses its
 # binary, so neither the runner nor a VM image runs a stale case.
 STALE := $(filter-out $(CASES) $(FIXTURES) %.gcno %.gcda,$(wildcard $(BUILD)/cases/*/* $(BUILD)/fixtures/*))
-all: $(if $(strip $(STALE)),prune) $(RUNNER) $(CASES) $(FIXTURES) $(BUILD)/abi-check.stamp $(BUILD)/abi-map.txt
+all: $(if $(strip $(STALE)),prune) $(RUNNER) $(CASES) $(FIXTURES) $(PARKED) $(BUILD)/abi-check.stamp $(BUILD)/abi-map.txt
 
 prune:
 	@echo "removing binaries whose source is gone: $(patsubst $(BUILD)/%,%,$(STALE))"
@@ -74,6 +80,12 @@ $(BUILD)/cases/%: cases/%.c $(LIB) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DPA_CASE_NAME='"$*"' $< $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
 
+$(BUILD)/parked/%: parked/%.c $(wildcard parked/*/*.h) $(LIB) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DPA_CASE_NAME='"$*"' $< $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
+
+parked: $(PARKED) $(FIXTURES)
+
 $(BUILD)/fixtures/%: fixtures/progs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDSTATIC) $(LDFLAGS)
@@ -101,5 +113,5 @@ install: all
 clean:
 	rm -rf build build-cov
 
-.PHONY: all clean check coverage prune install
+.PHONY: all clean check coverage prune install parked
 .DELETE_ON_ERROR:
