@@ -17,11 +17,25 @@ for bad in "123" "--tree /nonexistent" "--run-id a/b" "--timeout 0" "--bogus" "f
 done
 check "nothing was written for refused input" test -z "$(ls "$tmp")"
 
+# Each Case: line (a patch may have several, as prove.sh reads them) names a
+# case that exists and names the fix. Where Debian's 6.12 tree is in the
+# cache, each patch applies to it exactly (a dry run: the tree is only read).
+TREE612=${PERFABI_CACHE_ROOT:-${HOME:-/tmp}/.cache/perfabi}/src/linux-source-6.12
 for p in fixtures/kernel/revert/*.patch; do
 	c=$(basename "$p" .patch)
-	check "$c.patch names its case, which exists" bash -c \
-		'k=$(sed -n "s/^Case: *//p" "$1"); [ -n "$k" ] && [ -f "cases/$k.c" ] && grep -q "$2" "cases/$k.c"' _ "$p" "$c"
+	check "$c.patch names at least one case" grep -q '^Case: *[^ ]' "$p"
+	for k in $(sed -n 's/^Case: *\([^ ]*\).*/\1/p' "$p"); do
+		check "$c.patch names $k, which exists and names $c" bash -c \
+			'[ -f "cases/$1.c" ] && grep -q "$2" "cases/$1.c"' _ "$k" "$c"
+	done
 	check "$c.patch touches files with +++ lines" grep -q '^+++ b/' "$p"
+	if [ -d "$TREE612/kernel/events" ]; then
+		check "$c.patch applies to linux-source-6.12 without fuzz or offset" bash -c \
+			'out=$(patch -p1 -d "$1" --dry-run -r - --no-backup-if-mismatch <"$2" 2>&1) &&
+			 ! grep -qi "fuzz\|offset\|hunk" <<<"$out"' _ "$TREE612" "$p"
+	else
+		skip "$c.patch applies to linux-source-6.12" "no tree at $TREE612"
+	fi
 done
 
 for bad in "--revert 123" "--revert ffffffffffff"; do
