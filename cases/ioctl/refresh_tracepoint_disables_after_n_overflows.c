@@ -1,0 +1,86 @@
+#include "perfabi.h"
+
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+
+static struct pa_sigs got;	/* the signals taken, in order */
+
+/* One getppid() (one overflow of a period-1 sampler while enabled) and its
+ * signal, awaited (bounded at 10 s): no two overflows share one irq_work
+ * run, which would send only the last code. */
+static void hit_and_wait(int step)
+{
+	siginfo_t si;
+
+	syscall(SYS_getppid);
+	if (!pa_sig_wait(got.sig, &si, 10000)) {
+		pa_fail("no signal within 10 s of overflow %d", step);
+		pa_abort();
+	}
+	pa_sigs_record(&got, &si);
+	while (pa_sig_wait(got.sig, &si, 0))
+		pa_sigs_record(&got, &si);
+}
+
+/* n getppid() calls while the event should be disabled: none counts, and
+ * no signal comes (the CPU time spent first lets any irq_work still
+ * pending run: on x86 it runs at once, elsewhere by the next tick). */
+static void hits_while_disabled(int n)
+{
+	siginfo_t si;
+
+	pa_work_cpu_ms(20);
+	for (int i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	pa_work_cpu_ms(20);
+	while (pa_sig_wait(got.sig, &si, 0))
+		pa_sigs_record(&got, &si);
+}
+
+/*
+ * The overflow that uses up the refresh count sets POLL_HUP and disables
+ * the event from the same irq_work that sends the signal
+ * (__perf_event_overflow(): event_limit, perf_event_disable_inatomic()).
+ * A tracepoint overflows through perf_tp_event() -> perf_swevent_event()
+ * -> perf_swevent_overflow(); period 1, so every hit is an overflow.
+ * syscalls:sys_enter_getppid carries the syscall's user registers, so an
+ * exclude_kernel event (any identity may open one) sees every call.
+ * (Re-arming with a second REFRESH is
+ * ioctl/refresh_tracepoint_reenables_after_limit's.)
+ */
+PERFABI_CASE(
+	.assertion = "PERF_EVENT_IOC_REFRESH(n) on a disabled tracepoint sampling event enables it for exactly n overflows, each signalled (si_fd the event) POLL_IN but the n-th POLL_HUP, after which the event is disabled: later hits neither count nor signal",
+	.ref = "perf_event_open(2), PERF_EVENT_IOC_REFRESH: \"Non-inherited overflow counters can use this to enable a counter for a number of overflows specified by the argument, after which it is disabled\"; \"An overflow notification with POLL_IN set will happen on each overflow until the count reaches 0; when that happens a notification with POLL_HUP set is sent and the event is disabled\"; kernel/events/core.c __perf_event_overflow(), perf_tp_event() -> perf_swevent_event()",
+	.covers = "ioctl.REFRESH type.TRACEPOINT fd.F_SETSIG",
+	.tracefs = true,
+	.probe = pa_probe_self_perf,
+	.timeout = 30,
+) {
+	struct perf_event_attr a = pa_tp_attr((uint64_t)pa_tp_id_or_skip("syscalls", "sys_enter_getppid"));
+	siginfo_t si;
+	int fd;
+
+	a.exclude_kernel = 1;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IP;
+	a.wakeup_events = 1;
+	fd = ASSERT_OPEN(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	pa_sigs_route(&got, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
+	syscall(SYS_getppid);			/* disabled: not counted */
+	ASSERT_EQ(pa_read_one(fd), 0);
+	ASSERT_EQ(pa_sig_wait(SIGRTMIN, &si, 0), 0);
+
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 3));
+	for (int step = 1; step <= 3; step++)
+		hit_and_wait(step);
+	hits_while_disabled(16);
+	EXPECT_EQ(pa_read_one(fd), 3);
+	ASSERT_EQ(got.n, 3);
+	EXPECT_EQ(got.code[0], POLL_IN);
+	EXPECT_EQ(got.code[1], POLL_IN);
+	EXPECT_EQ(got.code[2], POLL_HUP);
+	for (int i = 0; i < got.n; i++)
+		EXPECT_EQ(got.fd[i], fd);
+	close(fd);
+}
