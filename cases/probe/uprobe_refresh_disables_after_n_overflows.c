@@ -1,0 +1,127 @@
+#include "perfabi.h"
+
+#include <signal.h>
+#include <sys/ioctl.h>
+
+/*
+ * PERF_EVENT_IOC_REFRESH on a uprobe PMU sampler (period 1: every call of
+ * the probed function is an overflow). The overflow that uses up the
+ * refresh count sets pending_kill = POLL_HUP and disables the event
+ * (__perf_event_overflow(): event_limit, perf_event_disable_inatomic(),
+ * since 6.17 also pmu->stop() at once); the signals are sent from
+ * irq_work. Each call waits for its signal (bounded) before the next, so
+ * no two overflows share one irq_work run; after the last allowed one the
+ * case spends CPU time (the irq_work has run on any architecture) before
+ * making more calls, which must then neither count nor signal. No ring is
+ * mapped: the signals come from the overflow, not from a ring wakeup.
+ *
+ * The re-arm is where 6.17 and later fail: the pmu->stop() at the limit
+ * leaves hw.state PERF_HES_STOPPED, and a tracing PMU's add()
+ * (perf_trace_add()) never clears it, so the uprobe event is dead from
+ * then on, while a software event (perf_swevent_add() sets hw.state from
+ * PERF_EF_START) re-arms (ioctl/refresh_disables_after_n_overflows). The
+ * same holds for tracepoints, kprobes and breakpoints (hw_breakpoint_add()
+ * alike); the first 3 overflows are right on every kernel.
+ */
+#define MORE	16
+
+__attribute__((noinline)) void pa_upclk_refresh_fn(void);
+__attribute__((noinline)) void pa_upclk_refresh_fn(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/* call number `step`: counted at once (perf_swevent_event() adds to the
+ * count in the hit itself), then its signal (a failure after 10 s) */
+static void call_awaited(struct pa_sigs *s, int fd, int step)
+{
+	siginfo_t si;
+
+	pa_upclk_refresh_fn();
+	if (pa_read_one(fd) != (uint64_t)step) {
+		pa_fail("call %d (each one after a REFRESH an overflow) was not counted: count %llu, expected %d",
+			step, (unsigned long long)pa_read_one(fd), step);
+		pa_abort();
+	}
+	if (!pa_sig_wait(s->sig, &si, 10000)) {
+		pa_fail("no signal within 10 s of overflow %d", step);
+		pa_abort();
+	}
+	pa_sigs_record(s, &si);
+	while (pa_sig_wait(s->sig, &si, 0))
+		pa_sigs_record(s, &si);
+}
+
+/* the event is disabled: MORE calls neither count nor signal */
+static void expect_stays_disabled(struct pa_sigs *s, int fd, uint64_t count)
+{
+	siginfo_t si;
+	int n = s->n;
+
+	pa_work_cpu_ms(20);
+	for (int i = 0; i < MORE; i++)
+		pa_upclk_refresh_fn();
+	pa_work_cpu_ms(20);
+	EXPECT_EQ(pa_read_one(fd), count);
+	while (pa_sig_wait(s->sig, &si, 0))
+		pa_sigs_record(s, &si);
+	EXPECT_EQ(s->n, n);
+}
+
+PERFABI_CASE(
+	.assertion = "PERF_EVENT_IOC_REFRESH(3) on a uprobe PMU sampling event (period 1, O_ASYNC, F_SETSIG) allows exactly 3 overflows: 3 calls of the probed function are counted and signalled POLL_IN, POLL_IN, POLL_HUP (si_fd the event), after which the event is disabled (16 more calls: count stays 3, no signal); REFRESH(2) re-arms it for exactly 2 more (POLL_IN, POLL_HUP; count 5)",
+	.ref = "perf_event_open(2), PERF_EVENT_IOC_REFRESH: \"the event is disabled after the given number of overflows\", Overflow handling: \"POLL_HUP is delivered when the event limit from PERF_EVENT_IOC_REFRESH is reached\"; kernel/events/core.c _perf_event_refresh(), __perf_event_overflow() (event_limit); uprobe hits reach it through perf_swevent_event()",
+	.alone = true,
+	.covers = "ioctl.REFRESH fd.F_SETSIG fd.O_ASYNC type.dynamic attr.uprobe_path attr.probe_offset",
+	.pmu = "uprobe",
+	.min_kernel = "4.17",
+	.probe = pa_probe_self_perf,
+	.timeout = 60,
+	.xfail = {
+		.from = "6.17",	/* 18dbcbfabfff "perf: Fix the POLL_HUP delivery breakage" */
+		.to = NULL,
+		.why = "since 18dbcbfabfff the overflow that uses up the REFRESH limit also calls pmu->stop() (perf_swevent_stop(): hw.state = PERF_HES_STOPPED), and nothing clears it for a uprobe (tracing PMU) event: perf_trace_add() sets PERF_HES_STOPPED without PERF_EF_START but does not clear it with it, so perf_tp_event_match() drops every later hit; neither a second REFRESH nor DISABLE+ENABLE nor a context switch brings the event back (seen on 6.18.44; no upstream fix known)",
+		.fix = NULL,
+	},
+) {
+	const char *exe = pa_self_exe();
+	long off = pa_self_sym_offset("pa_upclk_refresh_fn");
+	int want = pa_expected_errno(PA_NEED_UPROBE_PMU);
+	struct perf_event_attr attr;
+	struct pa_sigs sigs;
+	int fd;
+
+	if (want)
+		pa_skip("the uprobe PMU needs %s here (%s)",
+			pa_since_uprobe_sys_admin() ? "CAP_SYS_ADMIN" : "CAP_PERFMON",
+			pa_context_string());
+	attr = pa_uprobe_attr((uint64_t)(uintptr_t)exe, (uint64_t)off);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP;
+	attr.wakeup_events = 1;
+	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	pa_sigs_route(&sigs, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
+	pa_upclk_refresh_fn();			/* disabled: nothing */
+	pa_work_cpu_ms(5);
+	ASSERT_EQ(pa_read_one(fd), 0);
+
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 3));
+	for (int i = 1; i <= 3; i++)
+		call_awaited(&sigs, fd, i);
+	ASSERT_EQ(sigs.n, 3);
+	EXPECT_EQ(sigs.code[0], POLL_IN);
+	EXPECT_EQ(sigs.code[1], POLL_IN);
+	EXPECT_EQ(sigs.code[2], POLL_HUP);
+	expect_stays_disabled(&sigs, fd, 3);
+
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 2));
+	for (int i = 4; i <= 5; i++)
+		call_awaited(&sigs, fd, i);
+	ASSERT_EQ(sigs.n, 5);
+	EXPECT_EQ(sigs.code[3], POLL_IN);
+	EXPECT_EQ(sigs.code[4], POLL_HUP);
+	expect_stays_disabled(&sigs, fd, 5);
+	for (int i = 0; i < 5; i++)
+		EXPECT_EQ(sigs.fd[i], fd);
+	close(fd);
+}

@@ -1,0 +1,147 @@
+#include "perfabi.h"
+
+#include <sched.h>
+#include <sys/ioctl.h>
+
+/*
+ * bpf_perf_event_output() writes into the PERF_COUNT_SW_BPF_OUTPUT event
+ * in the map slot only while that event is on this CPU:
+ * __bpf_perf_event_output() returns -EOPNOTSUPP when event->oncpu is not
+ * the current CPU, which for a disabled event (oncpu -1) is always, and
+ * writes nothing. Enabled, the same call returns 0 and writes one sample.
+ *
+ * A BPF_PROG_TYPE_PERF_EVENT program on a page-fault sampler S (period 1)
+ * of a thread pinned to one CPU calls bpf_perf_event_output(ctx, map,
+ * BPF_F_CURRENT_CPU, &i, 8), i = S's count (bpf_perf_prog_read_value()),
+ * and stores the helper's return at key i of an ARRAY map filled with a
+ * sentinel first (a run that never stored shows the sentinel). The slot
+ * of the thread's CPU holds an output event O of the thread, opened
+ * disabled. Run 1 (faults 1..N) meets O disabled; between the runs the
+ * thread enables O (on itself: O goes on its CPU at once); run 2 (faults
+ * N+1..2N) meets it enabled.
+ */
+#define N		8
+#define SENTINEL	0x5e5e5e5eULL
+
+static int cpu;			/* the thread's CPU */
+static int out_fd;
+static uint64_t head_before_enable = ~0ULL;
+static struct pa_ring ring;
+
+/* in the thread: stay on one CPU, BPF_F_CURRENT_CPU picks its slot */
+static void pin(struct pa_fault_thread *ft)
+{
+	cpu_set_t set;
+
+	cpu = sched_getcpu();
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
+		ft->pg.err = errno;
+}
+
+/* in the thread, after run 1: what run 1 wrote, then enable O */
+static void enable_output(struct pa_fault_thread *ft, int run)
+{
+	(void)run;
+	head_before_enable = pa_ring_head(&ring);
+	if (ioctl(out_fd, PERF_EVENT_IOC_ENABLE, 0))
+		ft->pg.err = errno;
+}
+
+static struct pa_bpf_prog prog;
+
+static void build(int perf_map, int result_map)
+{
+	pa_bpf_emit(&prog, 0xbf, 6, 1, 0, 0);			/* r6 = r1: ctx */
+	pa_bpf_emit(&prog, 0xbf, 2, 10, 0, 0);		/* r2 = fp */
+	pa_bpf_emit(&prog, 0x07, 2, 0, 0, -24);		/* r2 = fp - 24: a bpf_perf_event_value */
+	pa_bpf_emit(&prog, 0xb7, 3, 0, 0, 24);		/* r3 = its size */
+	pa_bpf_emit(&prog, 0x85, 0, 0, 0, 56);		/* call bpf_perf_prog_read_value(ctx, r2, r3) */
+	pa_bpf_emit(&prog, 0x79, 1, 10, -24, 0);		/* r1 = S's counter: i */
+	pa_bpf_emit(&prog, 0x7b, 10, 1, -48, 0);		/* payload = i, at fp - 48 */
+	pa_bpf_emit(&prog, 0xbf, 1, 6, 0, 0);			/* r1 = ctx */
+	pa_bpf_ld_imm64(&prog, 2, 1, (uint64_t)perf_map);	/* r2 = &perf_map */
+	pa_bpf_emit(&prog, 0xb4, 3, 0, 0, -1);		/* w3 = 0xffffffff: BPF_F_CURRENT_CPU */
+	pa_bpf_emit(&prog, 0xbf, 4, 10, 0, 0);		/* r4 = fp */
+	pa_bpf_emit(&prog, 0x07, 4, 0, 0, -48);		/* r4 = &payload */
+	pa_bpf_emit(&prog, 0xb7, 5, 0, 0, 8);			/* r5 = 8 */
+	pa_bpf_emit(&prog, 0x85, 0, 0, 0, 25);		/* call bpf_perf_event_output */
+	pa_bpf_emit(&prog, 0x7b, 10, 0, -56, 0);		/* *(u64 *)(fp - 56) = r0 */
+	pa_bpf_emit(&prog, 0x79, 1, 10, -24, 0);		/* r1 = i */
+	pa_bpf_emit(&prog, 0x63, 10, 1, -64, 0);		/* *(u32 *)(fp - 64) = i: the key */
+	pa_bpf_map_update_fp(&prog, result_map, -64, -56);	/* result[i] = ret */
+	pa_bpf_emit(&prog, 0xb7, 0, 0, 0, 0);			/* r0 = 0: no sample of S itself */
+	pa_bpf_emit(&prog, 0x95, 0, 0, 0, 0);			/* exit */
+}
+
+PERFABI_CASE(
+	.assertion = "bpf_perf_event_output() into a disabled PERF_COUNT_SW_BPF_OUTPUT event returns -EOPNOTSUPP and writes nothing; once the event is enabled (on the thread's CPU) the same call returns 0 and writes one sample: 8 runs with the output event disabled give 8 returns of -95 and an empty ring, 8 runs after PERF_EVENT_IOC_ENABLE give 8 returns of 0 and exactly 8 samples, in order",
+	.ref = "include/uapi/linux/bpf.h, bpf_perf_event_output() (\"The event must have the following attributes: PERF_SAMPLE_RAW as sample_type, PERF_TYPE_SOFTWARE as type, and PERF_COUNT_SW_BPF_OUTPUT as config\"); kernel/trace/bpf_trace.c __bpf_perf_event_output(): event->oncpu != cpu -> -EOPNOTSUPP; perf_event_open(2), PERF_EVENT_IOC_ENABLE",
+	.alone = true,
+	.covers = "sw.BPF_OUTPUT ioctl.ENABLE ioctl.SET_BPF attr.disabled errno.EOPNOTSUPP record.SAMPLE sample.RAW",
+	.features = "bpf",
+	.root = true,		/* BPF_PROG_LOAD of a tracing type */
+	.caps = PA_CAP(PA_CAP_SYS_ADMIN),
+	.min_kernel = "4.15",	/* bpf_perf_prog_read_value() */
+) {
+	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
+	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	struct perf_event_attr oattr = pa_sw_attr(PERF_COUNT_SW_BPF_OUTPUT);
+	struct pa_fault_thread ft = { .prep = pin, .between = enable_output };
+	const struct perf_event_header *h;
+	struct pa_sample s;
+	uint64_t ret, first;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int perf_map, result_map, fd, n = 0;
+
+	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
+	pa_fault_thread_start(&ft, N, 2, &attr, &cattr);
+	/* oattr.disabled = 1 (pa_sw_attr): off until the thread enables it */
+	oattr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
+	out_fd = ASSERT_OPEN(&oattr, ft.t.tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	pa_ring_map(&ring, out_fd, 2);
+	pa_ring_prefault(&ring);
+
+	if (ncpu <= cpu)
+		ncpu = cpu + 1;
+	perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, (uint32_t)ncpu);
+	ASSERT_OK(pa_bpf_map_elem(2, perf_map, (uint32_t)cpu, &out_fd));
+	result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, 2 * N + 1);
+	for (uint32_t i = 0; i <= 2 * N; i++) {
+		ret = SENTINEL;
+		ASSERT_OK(pa_bpf_map_elem(2, result_map, i, &ret));
+	}
+	build(perf_map, result_map);
+	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
+	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, fd));
+
+	pa_fault_thread_run(&ft);
+	EXPECT_EQ(pa_read_one(ft.fd), 2 * N);
+	EXPECT_EQ(head_before_enable, 0);	/* run 1 wrote nothing */
+	for (uint32_t i = 1; i <= 2 * N; i++) {
+		ASSERT_OK(pa_bpf_map_elem(1, result_map, i, &ret));
+		if (i <= N)
+			EXPECT_EQ((int64_t)ret, -EOPNOTSUPP);	/* disabled */
+		else
+			EXPECT_EQ((int64_t)ret, 0);		/* enabled */
+	}
+	while ((h = pa_ring_next(&ring))) {
+		ASSERT_EQ(h->type, PERF_RECORD_SAMPLE);
+		if (!pa_sample_parse(&oattr, h, &s))
+			pa_abort();
+		EXPECT_EQ(s.tid, (uint32_t)ft.t.tid);
+		ASSERT_EQ(s.var.raw_size, 12);	/* round_up(4 + 8, 8) - 4 */
+		memcpy(&first, s.raw, 8);
+		EXPECT_EQ(first, (uint64_t)(N + 1 + n));	/* run 2's faults, in order */
+		n++;
+	}
+	EXPECT_EQ(n, N);
+	close(fd);
+	close(result_map);
+	close(perf_map);
+	pa_ring_unmap(&ring);
+	close(out_fd);
+	close(ft.fd);
+	close(ft.warm_fd);
+}
