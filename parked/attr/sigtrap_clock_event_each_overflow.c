@@ -21,6 +21,19 @@
  * the SIGTRAPs equal the samples in the ring, exactly. The case spins
  * until K signals came (bounded at 5 s of this thread's CPU time, 2500
  * periods), then disables the event.
+ *
+ * PARKED: in the nocgroups sweep guest (Debian 6.12.117 minimal, QEMU
+ * TCG) task-clock gave 10 SIGTRAPs for 11 samples (cpu-clock 10 and 10);
+ * on 6.18.44 it passed 20 of 20. The kernel says why in
+ * __perf_event_overflow(): an event whose task work is still pending
+ * queues no second one, and "events that can overflow again before the
+ * IRQ-work without user space progress (e.g. hrtimer)" are an exception
+ * it names: a late hrtimer re-armed into the past fires again in the same
+ * hrtimer_interrupt(), so two overflows share one SIGTRAP. "One SIGTRAP
+ * per overflow" is therefore not the clocks' behaviour where timers run
+ * late. What settles it: an oracle for what holds (every SIGTRAP follows
+ * a sample; signals <= samples; each handler sees data_head advanced) or
+ * the man page's word on coalescing.
  */
 #ifndef TRAP_PERF
 #define TRAP_PERF 6
