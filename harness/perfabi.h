@@ -654,6 +654,13 @@ void pa_bpf_ld_imm64(struct pa_bpf_prog *p, int dst, int src, uint64_t imm);
  * program's usual way to hand what it saw to the case (r0..r5 clobbered) */
 void pa_bpf_map_update_fp(struct pa_bpf_prog *p, int map, int key_off,
 			  int value_off);
+/* The program of the BPF-output cases, for a perf_event program on a
+ * sampler S: payload = S's count i (bpf_perf_prog_read_value(), 8 bytes)
+ * then the tail_len (at most 8) bytes of tail;
+ * bpf_perf_event_output(ctx, perf_map, BPF_F_CURRENT_CPU, &payload,
+ * 8 + tail_len); result_map[i] = its return; return 0 (no sample of S). */
+void pa_bpf_output_count_prog(struct pa_bpf_prog *p, int perf_map, int result_map,
+			      const uint8_t *tail, int tail_len);
 /* BPF_PROG_LOAD of p as prog_type (7: BPF_PROG_TYPE_PERF_EVENT), license
  * GPL: its fd; a refused program prints the verifier's log and fails. */
 int pa_bpf_prog_load(const struct pa_bpf_prog *p, uint32_t prog_type);

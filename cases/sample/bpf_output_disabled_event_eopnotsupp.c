@@ -51,29 +51,6 @@ static void enable_output(struct pa_fault_thread *ft, int run)
 
 static struct pa_bpf_prog prog;
 
-static void build(int perf_map, int result_map)
-{
-	pa_bpf_emit(&prog, 0xbf, 6, 1, 0, 0);			/* r6 = r1: ctx */
-	pa_bpf_emit(&prog, 0xbf, 2, 10, 0, 0);		/* r2 = fp */
-	pa_bpf_emit(&prog, 0x07, 2, 0, 0, -24);		/* r2 = fp - 24: a bpf_perf_event_value */
-	pa_bpf_emit(&prog, 0xb7, 3, 0, 0, 24);		/* r3 = its size */
-	pa_bpf_emit(&prog, 0x85, 0, 0, 0, 56);		/* call bpf_perf_prog_read_value(ctx, r2, r3) */
-	pa_bpf_emit(&prog, 0x79, 1, 10, -24, 0);		/* r1 = S's counter: i */
-	pa_bpf_emit(&prog, 0x7b, 10, 1, -48, 0);		/* payload = i, at fp - 48 */
-	pa_bpf_emit(&prog, 0xbf, 1, 6, 0, 0);			/* r1 = ctx */
-	pa_bpf_ld_imm64(&prog, 2, 1, (uint64_t)perf_map);	/* r2 = &perf_map */
-	pa_bpf_emit(&prog, 0xb4, 3, 0, 0, -1);		/* w3 = 0xffffffff: BPF_F_CURRENT_CPU */
-	pa_bpf_emit(&prog, 0xbf, 4, 10, 0, 0);		/* r4 = fp */
-	pa_bpf_emit(&prog, 0x07, 4, 0, 0, -48);		/* r4 = &payload */
-	pa_bpf_emit(&prog, 0xb7, 5, 0, 0, 8);			/* r5 = 8 */
-	pa_bpf_emit(&prog, 0x85, 0, 0, 0, 25);		/* call bpf_perf_event_output */
-	pa_bpf_emit(&prog, 0x7b, 10, 0, -56, 0);		/* *(u64 *)(fp - 56) = r0 */
-	pa_bpf_emit(&prog, 0x79, 1, 10, -24, 0);		/* r1 = i */
-	pa_bpf_emit(&prog, 0x63, 10, 1, -64, 0);		/* *(u32 *)(fp - 64) = i: the key */
-	pa_bpf_map_update_fp(&prog, result_map, -64, -56);	/* result[i] = ret */
-	pa_bpf_emit(&prog, 0xb7, 0, 0, 0, 0);			/* r0 = 0: no sample of S itself */
-	pa_bpf_emit(&prog, 0x95, 0, 0, 0, 0);			/* exit */
-}
 
 PERFABI_CASE(
 	.assertion = "bpf_perf_event_output() into a disabled PERF_COUNT_SW_BPF_OUTPUT event returns -EOPNOTSUPP and writes nothing; once the event is enabled (on the thread's CPU) the same call returns 0 and writes one sample: 8 runs with the output event disabled give 8 returns of -95 and an empty ring, 8 runs after PERF_EVENT_IOC_ENABLE give 8 returns of 0 and exactly 8 samples, in order",
@@ -112,7 +89,7 @@ PERFABI_CASE(
 		ret = SENTINEL;
 		ASSERT_OK(pa_bpf_map_elem(2, result_map, i, &ret));
 	}
-	build(perf_map, result_map);
+	pa_bpf_output_count_prog(&prog, perf_map, result_map, NULL, 0);
 	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
 	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, fd));
 

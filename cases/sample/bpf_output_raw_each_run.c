@@ -39,31 +39,6 @@ static void pin(struct pa_fault_thread *ft)
 
 static struct pa_bpf_prog prog;
 
-static void build(int perf_map, int result_map)
-{
-	pa_bpf_emit(&prog, 0xbf, 6, 1, 0, 0);			/* r6 = r1: ctx */
-	pa_bpf_emit(&prog, 0xbf, 2, 10, 0, 0);		/* r2 = fp */
-	pa_bpf_emit(&prog, 0x07, 2, 0, 0, -24);		/* r2 = fp - 24: a bpf_perf_event_value */
-	pa_bpf_emit(&prog, 0xb7, 3, 0, 0, 24);		/* r3 = its size */
-	pa_bpf_emit(&prog, 0x85, 0, 0, 0, 56);		/* call bpf_perf_prog_read_value(ctx, r2, r3) */
-	pa_bpf_emit(&prog, 0x79, 1, 10, -24, 0);		/* r1 = S's counter: i */
-	pa_bpf_emit(&prog, 0x7b, 10, 1, -48, 0);		/* payload[0..8] = i, at fp - 48 */
-	for (int k = 0; k < 5; k++)		/* payload[8..13] = a1 b2 c3 d4 e5 */
-		pa_bpf_emit(&prog, 0x72, 10, 0, -40 + k, tail5[k]);
-	pa_bpf_emit(&prog, 0xbf, 1, 6, 0, 0);			/* r1 = ctx */
-	pa_bpf_ld_imm64(&prog, 2, 1, (uint64_t)perf_map);	/* r2 = &perf_map */
-	pa_bpf_emit(&prog, 0xb4, 3, 0, 0, -1);		/* w3 = 0xffffffff: BPF_F_CURRENT_CPU */
-	pa_bpf_emit(&prog, 0xbf, 4, 10, 0, 0);		/* r4 = fp */
-	pa_bpf_emit(&prog, 0x07, 4, 0, 0, -48);		/* r4 = &payload */
-	pa_bpf_emit(&prog, 0xb7, 5, 0, 0, LEN);		/* r5 = 13 */
-	pa_bpf_emit(&prog, 0x85, 0, 0, 0, 25);		/* call bpf_perf_event_output */
-	pa_bpf_emit(&prog, 0x7b, 10, 0, -56, 0);		/* *(u64 *)(fp - 56) = r0 */
-	pa_bpf_emit(&prog, 0x79, 1, 10, -24, 0);		/* r1 = i */
-	pa_bpf_emit(&prog, 0x63, 10, 1, -64, 0);		/* *(u32 *)(fp - 64) = i: the key */
-	pa_bpf_map_update_fp(&prog, result_map, -64, -56);	/* result[i] = ret */
-	pa_bpf_emit(&prog, 0xb7, 0, 0, 0, 0);			/* r0 = 0: no sample of S itself */
-	pa_bpf_emit(&prog, 0x95, 0, 0, 0, 0);			/* exit */
-}
 
 PERFABI_CASE(
 	.assertion = "bpf_perf_event_output(ctx, map, BPF_F_CURRENT_CPU, data, size) in a BPF_PROG_TYPE_PERF_EVENT program writes one PERF_RECORD_SAMPLE per run into the ring of the PERF_COUNT_SW_BPF_OUTPUT event in the map slot of the current CPU and returns 0: N runs on a thread's period-1 page-fault sampler give N samples in order, each {ip = the faulting store, pid, tid = the thread, addr 0, cpu = the thread's CPU, period 0, raw size 20 whose first 13 bytes are the program's data}; the output event's count stays 0",
@@ -99,7 +74,7 @@ PERFABI_CASE(
 	perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, (uint32_t)ncpu);
 	ASSERT_OK(pa_bpf_map_elem(2, perf_map, (uint32_t)cpu, &out));
 	result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, N + 1);
-	build(perf_map, result_map);
+	pa_bpf_output_count_prog(&prog, perf_map, result_map, tail5, LEN - 8);
 	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
 	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, fd));
 

@@ -350,3 +350,30 @@ long pa_bpf_perf_link(int prog, int perf_fd)
 	lc.l.attach_type = 41;			/* BPF_PERF_EVENT */
 	return pa_sys_bpf(28 /* BPF_LINK_CREATE */, &lc);
 }
+
+void pa_bpf_output_count_prog(struct pa_bpf_prog *p, int perf_map, int result_map,
+			      const uint8_t *tail, int tail_len)
+{
+	pa_bpf_emit(p, 0xbf, 6, 1, 0, 0);		/* r6 = r1: ctx */
+	pa_bpf_emit(p, 0xbf, 2, 10, 0, 0);		/* r2 = fp */
+	pa_bpf_emit(p, 0x07, 2, 0, 0, -24);		/* r2 = fp - 24: a bpf_perf_event_value */
+	pa_bpf_emit(p, 0xb7, 3, 0, 0, 24);		/* r3 = its size */
+	pa_bpf_emit(p, 0x85, 0, 0, 0, 56);		/* call bpf_perf_prog_read_value(ctx, r2, r3) */
+	pa_bpf_emit(p, 0x79, 1, 10, -24, 0);		/* r1 = S's counter: i */
+	pa_bpf_emit(p, 0x7b, 10, 1, -48, 0);		/* payload[0..8] = i, at fp - 48 */
+	for (int k = 0; k < tail_len && k < 8; k++)	/* payload[8..] = the tail */
+		pa_bpf_emit(p, 0x72, 10, 0, -40 + k, tail[k]);
+	pa_bpf_emit(p, 0xbf, 1, 6, 0, 0);		/* r1 = ctx */
+	pa_bpf_ld_imm64(p, 2, 1, (uint64_t)perf_map);	/* r2 = &perf_map */
+	pa_bpf_emit(p, 0xb4, 3, 0, 0, -1);		/* w3 = 0xffffffff: BPF_F_CURRENT_CPU */
+	pa_bpf_emit(p, 0xbf, 4, 10, 0, 0);		/* r4 = fp */
+	pa_bpf_emit(p, 0x07, 4, 0, 0, -48);		/* r4 = &payload */
+	pa_bpf_emit(p, 0xb7, 5, 0, 0, 8 + tail_len);	/* r5 = its size */
+	pa_bpf_emit(p, 0x85, 0, 0, 0, 25);		/* call bpf_perf_event_output */
+	pa_bpf_emit(p, 0x7b, 10, 0, -56, 0);		/* *(u64 *)(fp - 56) = r0 */
+	pa_bpf_emit(p, 0x79, 1, 10, -24, 0);		/* r1 = i */
+	pa_bpf_emit(p, 0x63, 10, 1, -64, 0);		/* *(u32 *)(fp - 64) = i: the key */
+	pa_bpf_map_update_fp(p, result_map, -64, -56);	/* result[i] = ret */
+	pa_bpf_emit(p, 0xb7, 0, 0, 0, 0);		/* r0 = 0: no sample of S itself */
+	pa_bpf_emit(p, 0x95, 0, 0, 0, 0);		/* exit */
+}
