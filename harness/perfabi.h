@@ -210,6 +210,49 @@ const char *pa_features_missing(const char *features);
 /* Is name a feature pa_features_missing() knows? */
 bool pa_feature_known(const char *name);
 
+/* ---- event classes driven hit by hit (harness/lib/hits.c) ---------------
+ * A behaviour documented for events in general is checked on each class
+ * the kernel implements it for (cases/impl-table.md). For the classes
+ * whose events are discrete hits this task makes, the event and the hits
+ * are set up here once; the case keeps its oracle:
+ *
+ *	int want;
+ *	struct perf_event_attr attr = pa_hit_attr(PA_HIT_KPROBE, &want);
+ *	attr.sample_period = 4;
+ *	fd = EXPECT_OPEN_RESULT(&attr, 0, -1, -1, 0, want);
+ *	if (want)
+ *		return;		(the refusal the rules give was the check)
+ *	...ENABLE...; pa_hit(PA_HIT_KPROBE, 23); ...
+ *
+ * and declares the class's requirements with PA_HIT_NEEDS_<CLASS> in its
+ * PERFABI_CASE() (write the fields out where the case needs more of the
+ * same field, e.g. a second feature). */
+enum pa_hit_class {
+	PA_HIT_TRACEPOINT,	/* syscalls:sys_enter_getppid, exclude_kernel set */
+	PA_HIT_KPROBE,		/* a kprobe on the getppid syscall's entry function */
+	PA_HIT_UPROBE,		/* a uprobe on pa_hit_uprobe_fn() of this executable */
+	PA_HIT_WATCHPOINT,	/* a write watchpoint (LEN_8) on a word of the library */
+};
+#define PA_HIT_NEEDS_TRACEPOINT	.tracefs = true, .probe = pa_probe_self_perf
+#define PA_HIT_NEEDS_KPROBE	.pmu = "kprobe", .min_kernel = "4.17", \
+				.privileged = true, .probe = pa_probe_priv
+#define PA_HIT_NEEDS_UPROBE	.pmu = "uprobe", .min_kernel = "4.17", \
+				.alone = true, .probe = pa_probe_self_perf
+#define PA_HIT_NEEDS_WATCHPOINT	.pmu = "breakpoint", .features = "bp-trap", \
+				.probe = pa_probe_self_perf
+/* A disabled counting attr of class c on which each pa_hit(c, 1) by a task
+ * it is opened on is exactly one event; SKIP where the class cannot be set
+ * up (no such tracepoint, no symbol). *want: the errno the documented rules
+ * give its open here (0: it opens; pa_expected_errno(),
+ * pa_kprobe_expected_errno()). */
+struct perf_event_attr pa_hit_attr(enum pa_hit_class c, int *want);
+/* n hits of class c by this thread, each followed by a near miss that is
+ * not one (a getpid(), a call of another function, a store to the next
+ * word). A forked child's pa_hit() hits the same probes. */
+void pa_hit(enum pa_hit_class c, int n);
+/* "tracepoint syscalls:sys_enter_getppid", ... for diagnostics. */
+const char *pa_hit_class_name(enum pa_hit_class c);
+
 /* ---- the documented permission rules ------------------------------------ */
 enum pa_need {
 	PA_NEED_SELF,			/* self-monitoring, exclude_kernel set */
