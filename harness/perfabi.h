@@ -1385,4 +1385,34 @@ void pa_frame_expect_callchain(const struct pa_frame *f, uint64_t ip,
 			       const uint64_t *cc, uint64_t nr);
 void pa_frame_expect_stack(const struct pa_frame *f, const void *stack, uint64_t size);
 
+/* ---- rigs for one behaviour on another class (harness/lib/classrig.c) ---- */
+/* A sampling event of attr on this task (pid 0, cpu -1): its fd. For
+ * PERF_TYPE_HARDWARE it first goes through pa_hw_open_or_skip() (SKIP
+ * without the generic event; on hybrid x86 pinned to a core CPU) and SKIPs
+ * where the PMU counts but cannot sample (EOPNOTSUPP: no overflow
+ * interrupt); any other type opens as is (a software stand-in for trying
+ * a hardware case's oracle here). Any other error fails the case. */
+int pa_hw_open_sampler(struct perf_event_attr *a);
+/* Pin the calling thread to the CPU it is on (bpf_perf_event_output()'s
+ * BPF_F_CURRENT_CPU picks that CPU's slot): that CPU, or -1 with errno. */
+int pa_pin_here(void);
+/* The BPF-output rig: a PERF_EVENT_ARRAY with out_fd in the slot of cpu,
+ * an ARRAY of `results` u64 filled with PA_BPF_OUTPUT_SENTINEL, and
+ * pa_bpf_output_count_prog() (no tail) loaded and attached to sampler_fd
+ * (PERF_EVENT_IOC_SET_BPF): each overflow i of the sampler writes i into
+ * out_fd's ring and the helper's return into results[i]. */
+#define PA_BPF_OUTPUT_SENTINEL 0x5e5e5e5eULL
+struct pa_bpf_output_rig {
+	int perf_map, result_map, prog;
+};
+void pa_bpf_output_rig(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
+		       uint32_t results);
+/* results[i]: the helper's return for overflow i (the sentinel: no run) */
+uint64_t pa_bpf_output_ret(const struct pa_bpf_output_rig *g, uint32_t i);
+void pa_bpf_output_rig_close(struct pa_bpf_output_rig *g);
+/* The allowance per run on a CPU between a clock event's count and the
+ * task's CPU time (harness/lib/open.c, pa_clock_event_vs_cputime(), says
+ * why): 50 us. */
+#define PA_SWITCH_NS 50000u
+
 #endif /* PERFABI_H */

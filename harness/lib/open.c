@@ -490,9 +490,9 @@ void *pa_cache_chase(void *p, uint64_t k)
  * task, before pick_next_task(), and sum_exec_runtime runs from the pick
  * that chose it, while the event is removed later, in prepare_task_switch(),
  * and added only after switch_to(). 50 us per run on a CPU (pcount of
- * schedstat) widens both bounds, which covers a slow emulated machine.
+ * schedstat: PA_SWITCH_NS) widens both bounds, which covers a slow
+ * emulated machine.
  */
-#define PA_SWITCH_NS 50000u
 
 void pa_clock_event_vs_cputime(uint64_t config, const char *what)
 {

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rigs shared by the cases that check one generic behaviour on another
+ * implementation class (cases/impl-table.md): a sampling hardware event
+ * (the hw/ and hw-instructions cases), and the BPF-output rig of the
+ * sample/bpf_output_* cases (a perf_event program on a page-fault sampler
+ * that writes into a PERF_COUNT_SW_BPF_OUTPUT event).
+ */
+#include "internal.h"
+
+#include <sched.h>
+#include <sys/ioctl.h>
+
+int pa_hw_open_sampler(struct perf_event_attr *a)
+{
+	int fd;
+
+	/* SKIP without the generic event; on hybrid x86 pin to a core CPU.
+	 * Any other type is a stand-in (a software event) and opens as is. */
+	if (a->type == PERF_TYPE_HARDWARE)
+		close(pa_hw_open_or_skip(a->type, a->config));
+	errno = 0;
+	fd = pa_perf_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EOPNOTSUPP && a->type == PERF_TYPE_HARDWARE)
+		pa_skip("the core PMU counts config %#llx but cannot sample it (no overflow interrupt): %s",
+			(unsigned long long)a->config, pa_errno_name(errno));
+	if (fd < 0) {
+		pa_fail("perf_event_open(type %u, config %#llx, sample_period/freq %llu) failed with %s",
+			a->type, (unsigned long long)a->config,
+			(unsigned long long)a->sample_period, pa_errno_name(errno));
+		pa_abort();
+	}
+	return fd;
+}
+
+int pa_pin_here(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -1 : cpu;
+}
+
+void pa_bpf_output_rig(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
+		       uint32_t results)
+{
+	static struct pa_bpf_prog prog;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t v = PA_BPF_OUTPUT_SENTINEL;
+
+	if (ncpu <= cpu)
+		ncpu = cpu + 1;
+	g->perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, (uint32_t)ncpu);
+	ASSERT_OK(pa_bpf_map_elem(2, g->perf_map, (uint32_t)cpu, &out_fd));
+	g->result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, results);
+	for (uint32_t i = 0; i < results; i++)
+		ASSERT_OK(pa_bpf_map_elem(2, g->result_map, i, &v));
+	memset(&prog, 0, sizeof(prog));
+	pa_bpf_output_count_prog(&prog, g->perf_map, g->result_map, NULL, 0);
+	g->prog = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
+	ASSERT_OK(ioctl(sampler_fd, PERF_EVENT_IOC_SET_BPF, g->prog));
+}
+
+uint64_t pa_bpf_output_ret(const struct pa_bpf_output_rig *g, uint32_t i)
+{
+	uint64_t v = ~0ULL;
+
+	ASSERT_OK(pa_bpf_map_elem(1, g->result_map, i, &v));
+	return v;
+}
+
+void pa_bpf_output_rig_close(struct pa_bpf_output_rig *g)
+{
+	close(g->prog);
+	close(g->result_map);
+	close(g->perf_map);
+}
