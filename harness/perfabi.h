@@ -249,9 +249,9 @@ enum pa_hit_class {
  *   10 while paused and after.
  * - exclude: the event with p's exclude bits counts exactly p->want over
  *   p->hits pa_hit()s and p->kernel_stores kernel-mode stores (watchpoint
- *   only: one-byte read()s from a pipe into the watched word); its twin
- *   with both bits clear, where the rules let it open (counting the
- *   kernel), counts hits + kernel_stores.
+ *   only: one-byte read()s from a pipe into the watched word); then a
+ *   twin with both bits clear, where the rules let it open (counting the
+ *   kernel), counts the same hits made again: hits + kernel_stores.
  * - inherit_folds: a non-inherited and an inherited event, enabled; the
  *   parent makes 3 hits, a forked child 5 and exits, the parent 2 more:
  *   the non-inherited one counts 5, the inherited one 10. */

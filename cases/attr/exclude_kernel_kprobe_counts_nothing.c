@@ -13,9 +13,11 @@
  * right to count the kernel, only the kprobe PMU's own
  * (perfmon_capable() in perf_kprobe_event_init()); where that is refused,
  * the refusal is the check.
- * The twin with both bits clear, opened where the rules let this identity
- * count the kernel (pa_expected_errno(PA_NEED_KERNEL); elsewhere the
- * refusal is checked), counts every hit: it shows the hits happened. The
+ * Then the same hits again for a twin with both bits clear, opened where
+ * the rules let this identity count the kernel
+ * (pa_expected_errno(PA_NEED_KERNEL); elsewhere the refusal is checked):
+ * it counts every hit, which shows the hits happen. One event at a time:
+ * under QEMU's TCG two watchpoints on one word do not both trap. The
  * check is pa_hit_expect_exclude() (harness/lib/hitchecks_b.c).
  */
 PERFABI_CASE(

@@ -18,9 +18,11 @@
  * (count 0) fails it and makes it a pa_since() variant. The uprobe PMU
  * needs CAP_SYS_ADMIN (perf_uprobe_event_init()): where the rules refuse
  * the open, the refusal is the check.
- * The twin with both bits clear, opened where the rules let this identity
- * count the kernel (pa_expected_errno(PA_NEED_KERNEL); elsewhere the
- * refusal is checked), counts every hit: it shows the hits happened. The
+ * Then the same hits again for a twin with both bits clear, opened where
+ * the rules let this identity count the kernel
+ * (pa_expected_errno(PA_NEED_KERNEL); elsewhere the refusal is checked):
+ * it counts every hit, which shows the hits happen. One event at a time:
+ * under QEMU's TCG two watchpoints on one word do not both trap. The
  * check is pa_hit_expect_exclude() (harness/lib/hitchecks_b.c).
  */
 PERFABI_CASE(

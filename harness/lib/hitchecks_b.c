@@ -9,6 +9,7 @@
  */
 #include "perfabi.h"
 
+#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
@@ -209,21 +210,47 @@ static int class_errno(enum pa_hit_class c, const struct perf_event_attr *a)
 	return a->exclude_kernel ? pmu : pa_expected_errno_or(PA_NEED_KERNEL, pmu);
 }
 
-/* p->kernel_stores one-byte read()s from a pipe into the watchpoint's
- * word: copy_to_user() stores each byte in kernel mode. The bytes were
- * written into the pipe beforehand. */
-static void kernel_stores(int pipe_rd, const struct perf_event_attr *bp, int n)
+/*
+ * Open a (errno `want` by the rules), then ENABLE, p->hits pa_hit()s and
+ * p->kernel_stores one-byte read()s from a pipe into the watchpoint's word
+ * (copy_to_user() stores each byte in kernel mode; the pipe is filled
+ * beforehand), DISABLE: the count, or -1 when the open was refused as the
+ * rules say. One event at a time: under QEMU's TCG two watchpoints on one
+ * word do not both trap (the second counted 0 in the 6.12.117 guest).
+ */
+static int64_t count_pass(enum pa_hit_class c, struct perf_event_attr *a, int want,
+			  const struct pa_hit_exclude *p)
 {
-	for (int i = 0; i < n; i++)
-		ASSERT_EQ(read(pipe_rd, (void *)(uintptr_t)bp->bp_addr, 1), 1);
+	char bytes[64] = { 0 };
+	int fd, pfd[2];
+	uint64_t v;
+
+	fd = EXPECT_OPEN_RESULT(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, want);
+	if (want)
+		return -1;
+	ASSERT_GE(fd, 0);
+	ASSERT_LE(p->kernel_stores, (int)sizeof(bytes));
+	ASSERT_OK(pipe2(pfd, O_CLOEXEC));
+	ASSERT_EQ(write(pfd[1], bytes, (size_t)p->kernel_stores), p->kernel_stores);
+	pa_hit(c, 1);		/* disabled: not counted */
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pa_hit(c, p->hits);
+	for (int i = 0; i < p->kernel_stores; i++)
+		ASSERT_EQ(read(pfd[0], (void *)(uintptr_t)a->bp_addr, 1), 1);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	v = pa_read_one(fd);
+	close(pfd[0]);
+	close(pfd[1]);
+	close(fd);
+	return (int64_t)v;
 }
 
 void pa_hit_expect_exclude(enum pa_hit_class c, const struct pa_hit_exclude *p)
 {
-	int want, twant, ewant, fd, tfd, pfd[2] = { -1, -1 };
+	int want, twant, ewant;
 	struct perf_event_attr base = pa_hit_attr(c, &want);
 	struct perf_event_attr e = base, t = base;
-	uint64_t ev, tv;
+	int64_t ev, tv;
 
 	(void)want;
 	if (p->kernel_stores && c != PA_HIT_WATCHPOINT) {
@@ -243,52 +270,22 @@ void pa_hit_expect_exclude(enum pa_hit_class c, const struct pa_hit_exclude *p)
 	ewant = class_errno(c, &e);
 	twant = class_errno(c, &t);
 
-	fd = EXPECT_OPEN_RESULT(&e, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, ewant);
-	if (ewant)
+	ev = count_pass(c, &e, ewant, p);
+	if (ev < 0)
 		return;		/* the refusal the rules give was the check */
-	ASSERT_GE(fd, 0);
-	tfd = EXPECT_OPEN_RESULT(&t, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, twant);
-	if (twant)
+	pa_diag("%s, exclude_user %d exclude_kernel %d: %lld over %d hits from this task%s%.0d",
+		pa_hit_class_name(c), p->exclude_user, p->exclude_kernel, (long long)ev,
+		p->hits, p->kernel_stores ? " and kernel-mode stores: " : "", p->kernel_stores);
+	EXPECT_EQ(ev, (int64_t)p->want);
+
+	tv = count_pass(c, &t, twant, p);
+	if (tv < 0) {
 		pa_diag("the twin with exclude_user and exclude_kernel clear is refused here (%s), as the rules say: only the event under test is counted",
 			pa_errno_name(twant));
-	else
-		ASSERT_GE(tfd, 0);
-	if (p->kernel_stores) {
-		char bytes[64] = { 0 };
-
-		ASSERT_LE(p->kernel_stores, (int)sizeof(bytes));
-		ASSERT_OK(pipe(pfd));
-		ASSERT_EQ(write(pfd[1], bytes, (size_t)p->kernel_stores), p->kernel_stores);
+		return;
 	}
-
-	pa_hit(c, 1);		/* disabled: not counted */
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	if (tfd >= 0)
-		ASSERT_OK(ioctl(tfd, PERF_EVENT_IOC_ENABLE, 0));
-	pa_hit(c, p->hits);
-	if (p->kernel_stores)
-		kernel_stores(pfd[0], &base, p->kernel_stores);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	if (tfd >= 0)
-		ASSERT_OK(ioctl(tfd, PERF_EVENT_IOC_DISABLE, 0));
-
-	ev = pa_read_one(fd);
-	pa_diag("%s, exclude_user %d exclude_kernel %d: %llu over %d hits from this task%s%.0d",
-		pa_hit_class_name(c), p->exclude_user, p->exclude_kernel,
-		(unsigned long long)ev, p->hits,
-		p->kernel_stores ? " and kernel-mode stores: " : "", p->kernel_stores);
-	EXPECT_EQ(ev, p->want);
-	if (tfd >= 0) {
-		tv = pa_read_one(tfd);
-		/* every hit made happened: the twin saw them all */
-		EXPECT_EQ(tv, (uint64_t)(p->hits + p->kernel_stores));
-		close(tfd);
-	}
-	close(fd);
-	if (pfd[0] >= 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-	}
+	/* the same hits made again: every one happened */
+	EXPECT_EQ(tv, (int64_t)(p->hits + p->kernel_stores));
 }
 
 /* ---- inherit --------------------------------------------------------------- */
