@@ -233,6 +233,38 @@ enum pa_hit_class {
 	PA_HIT_UPROBE,		/* a uprobe on pa_hit_uprobe_fn() of this executable */
 	PA_HIT_WATCHPOINT,	/* a write watchpoint (LEN_8) on a word of the library */
 };
+/* Checks of one behaviour on any hit class (harness/lib/hitchecks_b.c),
+ * each written once; a case calls one for its class. Each opens its
+ * events with pa_hit_attr(c) and the rules' errno (a refusal where they
+ * give one is the check, and the check ends there).
+ * - times_equal: read_format TOTAL_TIME_ENABLED|RUNNING: 0/0/0 before the
+ *   first ENABLE (1 hit); enabled, 3 hits, across a sleep: value 3,
+ *   enabled == running > 0 and growing; after DISABLE (1 more hit) equal
+ *   and frozen.
+ * - pause_output_lost: a period-1 sampler (PERF_SAMPLE_TID), ring of 8
+ *   pages: 4 hits, PAUSE_OUTPUT 1, 10 hits, PAUSE_OUTPUT 0, 3 hits. The
+ *   ring holds exactly 4 samples, one PERF_RECORD_LOST {id, 10}, 3
+ *   samples; data_head stands still while paused; the count is 14 while
+ *   paused and 17 at the end; read_format PERF_FORMAT_LOST (6.0+) reads
+ *   10 while paused and after.
+ * - exclude: the event with p's exclude bits counts exactly p->want over
+ *   p->hits pa_hit()s and p->kernel_stores kernel-mode stores (watchpoint
+ *   only: one-byte read()s from a pipe into the watched word); then a
+ *   twin with both bits clear, where the rules let it open (counting the
+ *   kernel), counts the same hits made again: hits + kernel_stores.
+ * - inherit_folds: a non-inherited and an inherited event, enabled; the
+ *   parent makes 3 hits, a forked child 5 and exits, the parent 2 more:
+ *   the non-inherited one counts 5, the inherited one 10. */
+struct pa_hit_exclude {
+	bool exclude_user, exclude_kernel;	/* the bits of the event checked */
+	int hits;				/* pa_hit(c, hits) */
+	int kernel_stores;			/* watchpoint: kernel-mode stores */
+	uint64_t want;				/* its exact count */
+};
+void pa_hit_expect_times_equal(enum pa_hit_class c);
+void pa_hit_expect_pause_output_lost(enum pa_hit_class c);
+void pa_hit_expect_exclude(enum pa_hit_class c, const struct pa_hit_exclude *p);
+void pa_hit_expect_inherit_folds(enum pa_hit_class c);
 #define PA_HIT_NEEDS_TRACEPOINT	.tracefs = true, .probe = pa_probe_self_perf
 #define PA_HIT_NEEDS_KPROBE	.pmu = "kprobe", .min_kernel = "4.17", \
 				.privileged = true, .probe = pa_probe_priv

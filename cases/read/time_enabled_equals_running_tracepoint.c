@@ -1,7 +1,5 @@
 #include "perfabi.h"
 
-#include <sys/ioctl.h>
-
 /*
  * The times of a tracepoint event come from core code, as for any event:
  * event_sched_in()/event_sched_out() and __perf_update_times() stamp them
@@ -15,10 +13,9 @@
  *   growing, and the value counts the calls (3);
  * - disabled: both equal and frozen, and a call is not counted.
  * A failed pmu->add (time_running < time_enabled), or times that run on
- * while disabled, fail here.
+ * while disabled, fail here. The check is pa_hit_expect_times_equal()
+ * (harness/lib/hitchecks_b.c), the same for every hit class.
  */
-#define CALLS 3
-
 PERFABI_CASE(
 	.assertion = "a tracepoint event's time_enabled and time_running: both 0 before the first enable; while it is enabled, across a "
 		     "sleep, both > 0, growing and exactly equal (a tracepoint event is never multiplexed), the value the 3 calls made; "
@@ -29,48 +26,5 @@ PERFABI_CASE(
 	.covers = "read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING type.TRACEPOINT",
 	PA_HIT_NEEDS_TRACEPOINT,
 ) {
-	int want;
-	struct perf_event_attr attr = pa_hit_attr(PA_HIT_TRACEPOINT, &want);
-	uint64_t b[4] = { 7, 7, 7, 7 }, first;	/* {value, enabled, running} */
-	int fd;
-
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	fd = EXPECT_OPEN_RESULT(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, want);
-	if (want)
-		return;		/* the refusal the rules give was the check */
-	ASSERT_GE(fd, 0);
-	pa_hit(PA_HIT_TRACEPOINT, 1);	/* open but never enabled */
-	pa_work_cpu_ms(5);
-	ASSERT_EQ(read(fd, b, sizeof(b)), 24);
-	EXPECT_EQ(b[0], 0);
-	EXPECT_EQ(b[1], 0);
-	EXPECT_EQ(b[2], 0);
-
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	pa_hit(PA_HIT_TRACEPOINT, CALLS);
-	pa_work_cpu_ms(5);	/* until the clock advanced, however coarse */
-	ASSERT_EQ(read(fd, b, sizeof(b)), 24);	/* while enabled */
-	EXPECT_EQ(b[0], CALLS);
-	EXPECT_GT(b[1], 0);
-	EXPECT_EQ(b[1], b[2]);
-	first = b[1];
-	usleep(10000);		/* off the CPU for a while */
-	pa_work_cpu_ms(5);
-	ASSERT_EQ(read(fd, b, sizeof(b)), 24);	/* still enabled */
-	EXPECT_GT(b[1], first);
-	EXPECT_EQ(b[1], b[2]);
-
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	pa_hit(PA_HIT_TRACEPOINT, 1);	/* disabled: not counted */
-	ASSERT_EQ(read(fd, b, sizeof(b)), 24);
-	EXPECT_EQ(b[0], CALLS);
-	EXPECT_GT(b[1], 0);
-	EXPECT_EQ(b[1], b[2]);
-	first = b[1];
-	pa_work_cpu_ms(5);	/* disabled: the times stand still */
-	usleep(10000);
-	ASSERT_EQ(read(fd, b, sizeof(b)), 24);
-	EXPECT_EQ(b[1], first);
-	EXPECT_EQ(b[2], first);
-	close(fd);
+	pa_hit_expect_times_equal(PA_HIT_TRACEPOINT);
 }
