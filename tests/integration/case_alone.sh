@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.." || exit 2
 rules=(
 	"a sysctl|pa_sysctl_write|pa_throttle_open"
 	"CPU hotplug|pa_hotplug|pa_cpu_offline|pa_cpu_online"
-	"pinning|sched_setaffinity|pa_pin_cpu|pa_pin_unswapped|CPU_SET[(]|pa_race_run"
+	"pinning|sched_setaffinity|pa_pin_cpu|pa_pin_here|pa_pin_unswapped|CPU_SET[(]|pa_race_run"
 	"cgroups|pa_cgroup_new|PERF_FLAG_PID_CGROUP"
 	"tracefs probe definitions|uprobe_events|kprobe_events|pa_uprobe_event"
 	"context switch or migration counts|CONTEXT_SWITCHES|CPU_MIGRATIONS"
