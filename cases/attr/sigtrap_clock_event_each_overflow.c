@@ -131,7 +131,7 @@ static void traps_each_overflow(uint64_t config, const char *name)
 	end = pa_clock_ns(CLOCK_THREAD_CPUTIME_ID) + (uint64_t)WAIT_MS * 1000000ULL;
 	while (__atomic_load_n(&hits, __ATOMIC_RELAXED) < K &&
 	       pa_clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-		for (int j = 0; j < 16; j++)
+		for (int j = 0; j < 64; j++)	/* few syscalls: IPs after them recur */
 			straight_line();
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	/* the last overflow's signal came before the ioctl was entered */
@@ -169,6 +169,11 @@ static void traps_each_overflow(uint64_t config, const char *name)
 	/* every SIGTRAP has its overflow, and only an overflow that
 	 * interrupted the very user state of the one before can share its
 	 * SIGTRAP */
+	for (int i = 1; i < n; i++)
+		if (ips[i] == ips[i - 1])
+			pa_diag("%s: sample %d at the IP of the one before, %#llx (straight_line%+lld)",
+				name, i, (unsigned long long)ips[i],
+				(long long)(ips[i] - (uintptr_t)straight_line));
 	EXPECT_LE(got, n);
 	EXPECT_GE(got, n - same);
 	for (int i = 0; i < got && i < MAXT; i++) {
