@@ -256,9 +256,9 @@ const char *pa_hit_class_name(enum pa_hit_class c);
  * opens its events with pa_hit_attr() (where the rules refuse the open, the
  * refusal is the check), makes the hits with pa_hit() and fails the case on
  * a deviation. Class-specific expectations are parameters.
- * - freq_adapts: freq = 1, sample_freq = 1 beside a sample_period 1 twin,
- *   256 hits: both count 256, the twin writes 256 samples, the freq event
- *   1 to 63, the first with PERF_SAMPLE_PERIOD 1 (needs "hrtimer").
+ * - freq_adapts: freq = 1, sample_freq = 1, then a sample_period 1 twin,
+ *   256 hits each: both count 256, the twin writes 256 samples, the freq
+ *   event 1 to 63, the first with PERF_SAMPLE_PERIOD 1 (needs "hrtimer").
  * - sigio_each_overflow: period 1, wakeup_events 0, F_SETSIG(SIGRTMIN),
  *   O_ASYNC: 8 hits, each awaited, give count 8, 8 samples and exactly 8
  *   signals, each POLL_IN, band POLLIN|POLLRDNORM, si_fd the event.

@@ -13,15 +13,15 @@
  * and at each tick (perf_adjust_freq_unthr_events(), through
  * perf_swevent_stop()/perf_swevent_start(), the uprobe PMU's stop and
  * start). sample_freq 1 over 256 fast calls gives a few samples, the first
- * with period 1, while a sample_period 1 twin writes one per call; both
- * count all 256. The uprobe PMU needs CAP_SYS_ADMIN (perf_uprobe_event_init()):
+ * with period 1, while a sample_period 1 twin, enabled next, writes one per
+ * call of 256 more; each counts its 256. The uprobe PMU needs CAP_SYS_ADMIN (perf_uprobe_event_init()):
  * elsewhere the EPERM is what is checked. The oracle is
  * pa_hit_expect_freq_adapts() (harness/lib/hitchecks_a.c).
  */
 PERFABI_CASE(
 	.assertion = "attr.freq on a uprobe PMU event (a uprobe on a function of this executable): sample_freq = 1 is a rate and the "
 		     "kernel adapts the period, so 256 fast calls give 1 to 63 samples, the first with PERF_SAMPLE_PERIOD 1, where a "
-		     "sample_period 1 twin gives exactly 256; both count exactly 256",
+		     "sample_period 1 twin over 256 more gives exactly 256; each counts its 256",
 	.ref = "perf_event_open(2), sample_period, sample_freq: \"sample_freq can be used if you wish to use frequency rather than "
 	       "period. In this case you set the freq flag. The kernel will adjust the sampling period to try and achieve the desired "
 	       "rate\"; kernel/events/core.c perf_event_alloc() (hw.sample_period = 1), __perf_event_account_interrupt(), "

@@ -14,14 +14,15 @@
  * kernel/events/hw_breakpoint.c, which only set hw.state: the debug
  * register stays programmed). sample_freq 1 over 256 fast stores gives a
  * few samples, the first with period 1, while a sample_period 1 twin (a
- * second watchpoint on the same word) writes one per store; both count all
- * 256. The oracle is pa_hit_expect_freq_adapts()
+ * second watchpoint on the same word, enabled after the first is disabled:
+ * QEMU TCG reports only the first of two debug registers that match one
+ * store) writes one per store; each counts its 256. The oracle is pa_hit_expect_freq_adapts()
  * (harness/lib/hitchecks_a.c).
  */
 PERFABI_CASE(
 	.assertion = "attr.freq on a breakpoint event (a write watchpoint on an 8-byte word): sample_freq = 1 is a rate and the kernel "
 		     "adapts the period, so 256 fast stores give 1 to 63 samples, the first with PERF_SAMPLE_PERIOD 1, where a "
-		     "sample_period 1 twin gives exactly 256; both count exactly 256",
+		     "sample_period 1 twin over 256 more gives exactly 256; each counts its 256",
 	.ref = "perf_event_open(2), sample_period, sample_freq: \"sample_freq can be used if you wish to use frequency rather than "
 	       "period. In this case you set the freq flag. The kernel will adjust the sampling period to try and achieve the desired "
 	       "rate\"; kernel/events/core.c perf_event_alloc() (hw.sample_period = 1), __perf_event_account_interrupt(), "
