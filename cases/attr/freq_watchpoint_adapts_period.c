@@ -15,7 +15,7 @@
  * register stays programmed). sample_freq 1 over 256 fast stores gives a
  * few samples, the first with period 1, while a sample_period 1 twin (a
  * second watchpoint on the same word, enabled after the first is disabled:
- * QEMU TCG reports only the first of two debug registers that match one
+ * QEMU TCG apparently reports only the first of two debug registers matching one
  * store) writes one per store; each counts its 256. The oracle is pa_hit_expect_freq_adapts()
  * (harness/lib/hitchecks_a.c).
  */
