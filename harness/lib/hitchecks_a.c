@@ -93,7 +93,7 @@ void pa_hit_expect_freq_adapts(enum pa_hit_class c)
 	/* one event after the other: for the watchpoint class, two debug
 	 * registers on one word need the CPU to report both for one store
 	 * (x86 hw_breakpoint_handler() serves each DR6 bit set), and QEMU
-	 * TCG sets only the first one's */
+	 * TCG apparently sets only the first one's */
 	ASSERT_OK(ioctl(ff, PERF_EVENT_IOC_ENABLE, 0));
 	pa_hit(c, FREQ_HITS);		/* as fast as they come */
 	ASSERT_OK(ioctl(ff, PERF_EVENT_IOC_DISABLE, 0));
