@@ -284,6 +284,28 @@ struct perf_event_attr pa_hit_attr(enum pa_hit_class c, int *want);
 void pa_hit(enum pa_hit_class c, int n);
 /* "tracepoint syscalls:sys_enter_getppid", ... for diagnostics. */
 const char *pa_hit_class_name(enum pa_hit_class c);
+/* One behaviour checked on class c (harness/lib/hitchecks_a.c): the check
+ * opens its events with pa_hit_attr() (where the rules refuse the open, the
+ * refusal is the check), makes the hits with pa_hit() and fails the case on
+ * a deviation. Class-specific expectations are parameters.
+ * - freq_adapts: freq = 1, sample_freq = 1, then a sample_period 1 twin,
+ *   256 hits each: both count 256, the twin writes 256 samples, the freq
+ *   event 1 to 63, the first with PERF_SAMPLE_PERIOD 1 (needs "hrtimer").
+ * - sigio_each_overflow: period 1, wakeup_events 0, F_SETSIG(SIGRTMIN),
+ *   O_ASYNC: 8 hits, each awaited, give count 8, 8 samples and exactly 8
+ *   signals, each POLL_IN, band POLLIN|POLLRDNORM, si_fd the event.
+ * - sigtrap_each_overflow: period 1, sigtrap, remove_on_exec, sig_data:
+ *   5 hits give count 5, 5 samples and exactly 5 SIGTRAPs, each TRAP_PERF
+ *   with si_addr 0 (no PERF_SAMPLE_ADDR: not for a watchpoint, whose
+ *   perf_bp_event() sets the address), si_perf_data sig_data, si_perf_type
+ *   si_perf_type (the event's attr.type), si_perf_flags 0.
+ * - reset_zeroes_count: 10 hits read 10, RESET while running reads 0, 5
+ *   more read 5; DISABLE, RESET reads 0 with the times frozen and kept;
+ *   enabled again, 3 hits read 3. */
+void pa_hit_expect_freq_adapts(enum pa_hit_class c);
+void pa_hit_expect_sigio_each_overflow(enum pa_hit_class c);
+void pa_hit_expect_sigtrap_each_overflow(enum pa_hit_class c, uint32_t si_perf_type);
+void pa_hit_expect_reset_zeroes_count(enum pa_hit_class c);
 
 /* ---- the documented permission rules ------------------------------------ */
 enum pa_need {
