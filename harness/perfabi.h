@@ -875,6 +875,12 @@ long pa_thread_switches(void);
  * (__schedule() with a sleeping state). Preemption, cond_resched() and a
  * reschedule on the way back to user space count as involuntary. */
 long pa_thread_vswitches(void);
+/* Sleep (2 ms nanosleep()s) until this thread was switched out voluntarily
+ * at least n times by the kernel's count (ru_nvcsw), bounded at 5 s (then
+ * SKIP: the environment never let it sleep); returns how many times. A
+ * sleep whose timer expired before the task slept (a stalled vCPU) does
+ * not switch: a case that needs switches waits for them, not for time. */
+long pa_sleep_until_vswitches(long n);
 /* The least time an event of this task that was on (enabled, or running)
  * throughout pa_work_cpu_ms(ms) shows: perf switches the task's events
  * out in prepare_task_switch() and back in finish_task_switch(), while the

@@ -51,10 +51,10 @@ PERFABI_CASE(
 	.timeout = 30,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_DUMMY);
-	struct timespec ts = { 0, 2000000 };
 	struct tally t;
 	struct pa_ring r;
-	int fd, cpus[1], go[2], status, i;
+	int fd, cpus[1], go[2], status;
+	long slept;
 	pid_t child;
 	char c;
 
@@ -89,13 +89,12 @@ PERFABI_CASE(
 
 	/* phase 2: blocking */
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	for (i = 0; i < SLEEPS; i++)
-		ASSERT_OK(nanosleep(&ts, NULL));
+	slept = pa_sleep_until_vswitches(SLEEPS);	/* switches, not only sleeps */
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	drain(&r, &t);
 	pa_diag("sleeping: %d preempted out, %d blocked out, %d in", t.out_preempt, t.out_block, t.in);
 	EXPECT_EQ(t.bad, 0);
-	EXPECT_GE(t.out_block, SLEEPS);
+	EXPECT_GE(t.out_block, slept);
 	EXPECT_EQ(t.in, t.out_preempt + t.out_block);
 	close(fd);
 }

@@ -152,3 +152,24 @@ long pa_thread_vswitches(void)
 		return -1;
 	return ru.ru_nvcsw;
 }
+
+long pa_sleep_until_vswitches(long n)
+{
+	/* A 2 ms nanosleep() switches out only if its timer has not expired
+	 * before do_nanosleep() reaches schedule(): a vCPU the host stalls
+	 * longer than that (TCG, a busy host) sleeps without a switch. So
+	 * sleep until the kernel's own count says n switches happened. */
+	struct timespec ts = { 0, 2000000 };
+	long v0 = pa_thread_vswitches(), v = v0;
+	uint64_t t0 = pa_clock_ns(CLOCK_MONOTONIC);
+
+	if (v0 < 0)
+		pa_skip("getrusage(RUSAGE_THREAD): %s", strerror(errno));
+	while (v - v0 < n) {
+		if (pa_clock_ns(CLOCK_MONOTONIC) - t0 > 5000000000ull)
+			pa_skip("%ld of %ld 2 ms sleeps switched this thread out in 5 s (ru_nvcsw)", v - v0, n);
+		nanosleep(&ts, NULL);
+		v = pa_thread_vswitches();
+	}
+	return v - v0;
+}
