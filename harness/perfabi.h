@@ -241,8 +241,8 @@ enum pa_hit_class {
  *   first ENABLE (1 hit); enabled, 3 hits, across a sleep: value 3,
  *   enabled == running > 0 and growing; after DISABLE (1 more hit) equal
  *   and frozen.
- * - pause_output_lost: a period-1 sampler (PERF_SAMPLE_TID), ring of 8
- *   pages: 4 hits, PAUSE_OUTPUT 1, 10 hits, PAUSE_OUTPUT 0, 3 hits. The
+ * - pause_output_lost: a period-1 sampler (PERF_SAMPLE_TID; a watchpoint
+ *   adds PERF_SAMPLE_ADDR, each sample at bp_addr), ring of 8 pages: 4 hits, PAUSE_OUTPUT 1, 10 hits, PAUSE_OUTPUT 0, 3 hits. The
  *   ring holds exactly 4 samples, one PERF_RECORD_LOST {id, 10}, 3
  *   samples; data_head stands still while paused; the count is 14 while
  *   paused and 17 at the end; read_format PERF_FORMAT_LOST (6.0+) reads
@@ -292,8 +292,9 @@ const char *pa_hit_class_name(enum pa_hit_class c);
  *   256 hits each: both count 256, the twin writes 256 samples, the freq
  *   event 1 to 63, the first with PERF_SAMPLE_PERIOD 1 (needs "hrtimer").
  * - sigio_each_overflow: period 1, wakeup_events 0, F_SETSIG(SIGRTMIN),
- *   O_ASYNC: 8 hits, each awaited, give count 8, 8 samples and exactly 8
- *   signals, each POLL_IN, band POLLIN|POLLRDNORM, si_fd the event.
+ *   O_ASYNC: 8 hits, each awaited, give count 8, 8 samples (a watchpoint's
+ *   with PERF_SAMPLE_ADDR, each at bp_addr) and exactly 8 signals, each
+ *   POLL_IN, band POLLIN|POLLRDNORM, si_fd the event.
  * - sigtrap_each_overflow: period 1, sigtrap, remove_on_exec, sig_data:
  *   5 hits give count 5, 5 samples and exactly 5 SIGTRAPs, each TRAP_PERF
  *   with si_addr 0 (no PERF_SAMPLE_ADDR: not for a watchpoint, whose
@@ -301,7 +302,7 @@ const char *pa_hit_class_name(enum pa_hit_class c);
  *   si_perf_type (the event's attr.type), si_perf_flags 0.
  * - reset_zeroes_count: 10 hits read 10, RESET while running reads 0, 5
  *   more read 5; DISABLE, RESET reads 0 with the times frozen and kept;
- *   enabled again, 3 hits read 3. */
+ *   (3 hits while disabled not counted); enabled again, 3 hits read 3. */
 void pa_hit_expect_freq_adapts(enum pa_hit_class c);
 void pa_hit_expect_sigio_each_overflow(enum pa_hit_class c);
 void pa_hit_expect_sigtrap_each_overflow(enum pa_hit_class c, uint32_t si_perf_type);
