@@ -1462,6 +1462,10 @@ struct pa_bpf_output_rig {
 };
 void pa_bpf_output_rig(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
 		       uint32_t results);
+/* The same with the program's payload followed by tail_len (at most 8)
+ * bytes of tail (pa_bpf_output_count_prog()). */
+void pa_bpf_output_rig_tail(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
+			    uint32_t results, const uint8_t *tail, int tail_len);
 /* results[i]: the helper's return for overflow i (the sentinel: no run) */
 uint64_t pa_bpf_output_ret(const struct pa_bpf_output_rig *g, uint32_t i);
 void pa_bpf_output_rig_close(struct pa_bpf_output_rig *g);

@@ -48,6 +48,12 @@ int pa_pin_here(void)
 void pa_bpf_output_rig(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
 		       uint32_t results)
 {
+	pa_bpf_output_rig_tail(g, sampler_fd, out_fd, cpu, results, NULL, 0);
+}
+
+void pa_bpf_output_rig_tail(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
+			    uint32_t results, const uint8_t *tail, int tail_len)
+{
 	static struct pa_bpf_prog prog;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	uint64_t v = PA_BPF_OUTPUT_SENTINEL;
@@ -60,7 +66,7 @@ void pa_bpf_output_rig(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, 
 	for (uint32_t i = 0; i < results; i++)
 		ASSERT_OK(pa_bpf_map_elem(2, g->result_map, i, &v));
 	memset(&prog, 0, sizeof(prog));
-	pa_bpf_output_count_prog(&prog, g->perf_map, g->result_map, NULL, 0);
+	pa_bpf_output_count_prog(&prog, g->perf_map, g->result_map, tail, tail_len);
 	g->prog = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
 	ASSERT_OK(ioctl(sampler_fd, PERF_EVENT_IOC_SET_BPF, g->prog));
 }
