@@ -1448,6 +1448,12 @@ void pa_frame_expect_stack(const struct pa_frame *f, const void *stack, uint64_t
  * interrupt); any other type opens as is (a software stand-in for trying
  * a hardware case's oracle here). Any other error fails the case. */
 int pa_hw_open_sampler(struct perf_event_attr *a);
+/* The next PERF_RECORD_SAMPLE in r, parsed into *s with a's layout where s
+ * is not NULL; NULL when the ring is read out. THROTTLE and UNTHROTTLE
+ * records are counted in *throttled (the case weighs them with
+ * pa_throttled_in_burst()); any other record fails the case. */
+const struct perf_event_header *pa_hw_next_sample(struct pa_ring *r, const struct perf_event_attr *a,
+						  struct pa_sample *s, int *throttled);
 /* Pin the calling thread to the CPU it is on (bpf_perf_event_output()'s
  * BPF_F_CURRENT_CPU picks that CPU's slot): that CPU, or -1 with errno. */
 int pa_pin_here(void);

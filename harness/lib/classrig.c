@@ -33,6 +33,27 @@ int pa_hw_open_sampler(struct perf_event_attr *a)
 	return fd;
 }
 
+const struct perf_event_header *pa_hw_next_sample(struct pa_ring *r, const struct perf_event_attr *a,
+						  struct pa_sample *s, int *throttled)
+{
+	const struct perf_event_header *h;
+
+	while ((h = pa_ring_next(r))) {
+		if (h->type == PERF_RECORD_THROTTLE || h->type == PERF_RECORD_UNTHROTTLE) {
+			(*throttled)++;
+			continue;
+		}
+		if (h->type != PERF_RECORD_SAMPLE) {
+			pa_fail("unexpected record type %u in the ring of fd %d", h->type, r->fd);
+			continue;
+		}
+		if (s && !pa_sample_parse(a, h, s))
+			pa_abort();
+		return h;
+	}
+	return NULL;
+}
+
 int pa_pin_here(void)
 {
 	cpu_set_t set;
