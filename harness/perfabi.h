@@ -241,8 +241,8 @@ enum pa_hit_class {
  *   first ENABLE (1 hit); enabled, 3 hits, across a sleep: value 3,
  *   enabled == running > 0 and growing; after DISABLE (1 more hit) equal
  *   and frozen.
- * - pause_output_lost: a period-1 sampler (PERF_SAMPLE_TID), ring of 8
- *   pages: 4 hits, PAUSE_OUTPUT 1, 10 hits, PAUSE_OUTPUT 0, 3 hits. The
+ * - pause_output_lost: a period-1 sampler (PERF_SAMPLE_TID; a watchpoint
+ *   adds PERF_SAMPLE_ADDR, each sample at bp_addr), ring of 8 pages: 4 hits, PAUSE_OUTPUT 1, 10 hits, PAUSE_OUTPUT 0, 3 hits. The
  *   ring holds exactly 4 samples, one PERF_RECORD_LOST {id, 10}, 3
  *   samples; data_head stands still while paused; the count is 14 while
  *   paused and 17 at the end; read_format PERF_FORMAT_LOST (6.0+) reads
@@ -292,8 +292,9 @@ const char *pa_hit_class_name(enum pa_hit_class c);
  *   256 hits each: both count 256, the twin writes 256 samples, the freq
  *   event 1 to 63, the first with PERF_SAMPLE_PERIOD 1 (needs "hrtimer").
  * - sigio_each_overflow: period 1, wakeup_events 0, F_SETSIG(SIGRTMIN),
- *   O_ASYNC: 8 hits, each awaited, give count 8, 8 samples and exactly 8
- *   signals, each POLL_IN, band POLLIN|POLLRDNORM, si_fd the event.
+ *   O_ASYNC: 8 hits, each awaited, give count 8, 8 samples (a watchpoint's
+ *   with PERF_SAMPLE_ADDR, each at bp_addr) and exactly 8 signals, each
+ *   POLL_IN, band POLLIN|POLLRDNORM, si_fd the event.
  * - sigtrap_each_overflow: period 1, sigtrap, remove_on_exec, sig_data:
  *   5 hits give count 5, 5 samples and exactly 5 SIGTRAPs, each TRAP_PERF
  *   with si_addr 0 (no PERF_SAMPLE_ADDR: not for a watchpoint, whose
@@ -301,7 +302,7 @@ const char *pa_hit_class_name(enum pa_hit_class c);
  *   si_perf_type (the event's attr.type), si_perf_flags 0.
  * - reset_zeroes_count: 10 hits read 10, RESET while running reads 0, 5
  *   more read 5; DISABLE, RESET reads 0 with the times frozen and kept;
- *   enabled again, 3 hits read 3. */
+ *   (3 hits while disabled not counted); enabled again, 3 hits read 3. */
 void pa_hit_expect_freq_adapts(enum pa_hit_class c);
 void pa_hit_expect_sigio_each_overflow(enum pa_hit_class c);
 void pa_hit_expect_sigtrap_each_overflow(enum pa_hit_class c, uint32_t si_perf_type);
@@ -1453,6 +1454,12 @@ void pa_frame_expect_stack(const struct pa_frame *f, const void *stack, uint64_t
  * interrupt); any other type opens as is (a software stand-in for trying
  * a hardware case's oracle here). Any other error fails the case. */
 int pa_hw_open_sampler(struct perf_event_attr *a);
+/* The next PERF_RECORD_SAMPLE in r, parsed into *s with a's layout where s
+ * is not NULL; NULL when the ring is read out. THROTTLE and UNTHROTTLE
+ * records are counted in *throttled (the case weighs them with
+ * pa_throttled_in_burst()); any other record fails the case. */
+const struct perf_event_header *pa_hw_next_sample(struct pa_ring *r, const struct perf_event_attr *a,
+						  struct pa_sample *s, int *throttled);
 /* Pin the calling thread to the CPU it is on (bpf_perf_event_output()'s
  * BPF_F_CURRENT_CPU picks that CPU's slot): that CPU, or -1 with errno. */
 int pa_pin_here(void);
@@ -1467,6 +1474,10 @@ struct pa_bpf_output_rig {
 };
 void pa_bpf_output_rig(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
 		       uint32_t results);
+/* The same with the program's payload followed by tail_len (at most 8)
+ * bytes of tail (pa_bpf_output_count_prog()). */
+void pa_bpf_output_rig_tail(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
+			    uint32_t results, const uint8_t *tail, int tail_len);
 /* results[i]: the helper's return for overflow i (the sentinel: no run) */
 uint64_t pa_bpf_output_ret(const struct pa_bpf_output_rig *g, uint32_t i);
 void pa_bpf_output_rig_close(struct pa_bpf_output_rig *g);

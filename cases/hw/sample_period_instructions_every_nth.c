@@ -58,7 +58,6 @@ PERFABI_CASE(
 	.timeout = 60,
 ) {
 	struct perf_event_attr a = pa_sw_attr(PERF_COUNT_HW_INSTRUCTIONS);
-	const struct perf_event_header *h;
 	int fd, samples = 0, throttled = 0;
 	uint64_t c, f, rem;
 	struct pa_sample s;
@@ -79,19 +78,9 @@ PERFABI_CASE(
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	pa_hw_read_group(fd, &c, 1, true);
 
-	while ((h = pa_ring_next(&r))) {
+	while (pa_hw_next_sample(&r, &a, &s, &throttled)) {
 		uint64_t k, v;
 
-		if (h->type == PERF_RECORD_THROTTLE || h->type == PERF_RECORD_UNTHROTTLE) {
-			throttled++;
-			continue;
-		}
-		if (h->type != PERF_RECORD_SAMPLE) {
-			pa_fail("unexpected record type %u", h->type);
-			continue;
-		}
-		if (!pa_sample_parse(&a, h, &s))
-			pa_abort();
 		k = (uint64_t)++samples;
 		EXPECT_EQ(s.read[0], 1);	/* nr: the event alone */
 		v = s.read[3];

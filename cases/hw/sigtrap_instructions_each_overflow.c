@@ -64,25 +64,6 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	hits = n + 1;
 }
 
-static int open_hw_sampler(struct perf_event_attr *a)
-{
-	int fd;
-
-	/* SKIP without the generic event; on hybrid x86 pin to a core CPU */
-	close(pa_hw_open_or_skip(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
-	errno = 0;
-	fd = pa_perf_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && errno == EOPNOTSUPP)
-		pa_skip("the core PMU counts instructions but cannot sample them (no overflow interrupt): %s",
-			pa_errno_name(errno));
-	if (fd < 0) {
-		pa_fail("perf_event_open(instructions, sample_period %llu, sigtrap) failed with %s",
-			(unsigned long long)a->sample_period, pa_errno_name(errno));
-		pa_abort();
-	}
-	return fd;
-}
-
 PERFABI_CASE(
 	.assertion = "a sampling PERF_COUNT_HW_INSTRUCTIONS event (period 20M) with sigtrap sends one SIGTRAP per overflow: SIGTRAPs == "
 		     "samples (floor(count / period) or one less, >= 9 over a 210M-instruction loop), each with si_code TRAP_PERF, si_addr 0, "
@@ -106,7 +87,6 @@ PERFABI_CASE(
 	},
 ) {
 	struct perf_event_attr a = pa_sw_attr(PERF_COUNT_HW_INSTRUCTIONS);
-	const struct perf_event_header *h;
 	int fd, samples = 0, throttled = 0, n;
 	struct sigaction sa;
 	struct pa_ring r;
@@ -127,7 +107,7 @@ PERFABI_CASE(
 	a.sigtrap = 1;
 	a.remove_on_exec = 1;
 	a.sig_data = SIG_DATA;
-	fd = open_hw_sampler(&a);
+	fd = pa_hw_open_sampler(&a);
 	pa_ring_map(&r, fd, 1);
 	pa_ring_prefault(&r);
 
@@ -135,14 +115,8 @@ PERFABI_CASE(
 	pa_loop3(LOOP);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	pa_hw_read_group(fd, &c, 1, true);
-	while ((h = pa_ring_next(&r))) {
-		if (h->type == PERF_RECORD_SAMPLE)
-			samples++;
-		else if (h->type == PERF_RECORD_THROTTLE || h->type == PERF_RECORD_UNTHROTTLE)
-			throttled++;
-		else
-			pa_fail("unexpected record type %u", h->type);
-	}
+	while (pa_hw_next_sample(&r, &a, NULL, &throttled))
+		samples++;
 	/* each SIGTRAP is taken before the next user instruction; a late
 	 * one would be a failure, not a reason to wait */
 	usleep(10000);

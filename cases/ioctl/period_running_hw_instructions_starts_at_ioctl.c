@@ -36,25 +36,6 @@
 #define L_B	8000000ULL	/* +24M: 36M = 1.5 NEW */
 #define L_C	16000000ULL	/* +48M: 84M = 3.5 NEW */
 
-static int open_hw_sampler(struct perf_event_attr *a)
-{
-	int fd;
-
-	/* SKIP without the generic event; on hybrid x86 pin to a core CPU */
-	close(pa_hw_open_or_skip(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
-	errno = 0;
-	fd = pa_perf_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && errno == EOPNOTSUPP)
-		pa_skip("the core PMU counts instructions but cannot sample them (no overflow interrupt): %s",
-			pa_errno_name(errno));
-	if (fd < 0) {
-		pa_fail("perf_event_open(instructions, sample_period %llu) failed with %s",
-			(unsigned long long)a->sample_period, pa_errno_name(errno));
-		pa_abort();
-	}
-	return fd;
-}
-
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_PERIOD on an enabled, running PERF_COUNT_HW_INSTRUCTIONS sampling event takes effect at once and the new "
 		     "period starts at the ioctl: with the old period 1e9, 18M instructions before the ioctl and a new period of 24M, the "
@@ -69,7 +50,6 @@ PERFABI_CASE(
 	.timeout = 60,
 ) {
 	struct perf_event_attr a = pa_sw_attr(PERF_COUNT_HW_INSTRUCTIONS);
-	const struct perf_event_header *h;
 	uint64_t period = NEW, rec, head[4], c;
 	int fd, samples = 0, throttled = 0;
 	struct pa_sample s;
@@ -82,7 +62,7 @@ PERFABI_CASE(
 	a.read_format = PA_HW_GROUP_FMT;
 	a.disabled = 1;
 	rec = pa_sample_size(&a, NULL);
-	fd = open_hw_sampler(&a);
+	fd = pa_hw_open_sampler(&a);
 	pa_ring_map(&r, fd, 1);
 	pa_ring_prefault(&r);
 
@@ -99,17 +79,7 @@ PERFABI_CASE(
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	pa_hw_read_group(fd, &c, 1, true);
 
-	while ((h = pa_ring_next(&r))) {
-		if (h->type == PERF_RECORD_THROTTLE || h->type == PERF_RECORD_UNTHROTTLE) {
-			throttled++;
-			continue;
-		}
-		if (h->type != PERF_RECORD_SAMPLE) {
-			pa_fail("unexpected record type %u", h->type);
-			continue;
-		}
-		if (!pa_sample_parse(&a, h, &s))
-			pa_abort();
+	while (pa_hw_next_sample(&r, &a, &s, &throttled)) {
 		EXPECT_EQ(s.period, NEW);
 		samples++;
 	}

@@ -40,44 +40,6 @@
 
 static struct pa_sigs got;
 
-/* A sampling PERF_COUNT_HW_INSTRUCTIONS event of this task, user space
- * only; SKIP where the PMU has no such event or cannot sample. */
-static int open_hw_sampler(struct perf_event_attr *a)
-{
-	int fd;
-
-	/* SKIP without the generic event; on hybrid x86 pin to a core CPU */
-	close(pa_hw_open_or_skip(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
-	errno = 0;
-	fd = pa_perf_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && errno == EOPNOTSUPP)
-		pa_skip("the core PMU counts instructions but cannot sample them (no overflow interrupt): %s",
-			pa_errno_name(errno));
-	if (fd < 0) {
-		pa_fail("perf_event_open(instructions, sample_period %llu) failed with %s",
-			(unsigned long long)a->sample_period, pa_errno_name(errno));
-		pa_abort();
-	}
-	return fd;
-}
-
-/* the ring's records: samples, and THROTTLE/UNTHROTTLE counted apart */
-static int ring_samples(struct pa_ring *r, int *throttled)
-{
-	const struct perf_event_header *h;
-	int n = 0;
-
-	while ((h = pa_ring_next(r))) {
-		if (h->type == PERF_RECORD_SAMPLE)
-			n++;
-		else if (h->type == PERF_RECORD_THROTTLE || h->type == PERF_RECORD_UNTHROTTLE)
-			(*throttled)++;
-		else
-			pa_fail("unexpected record type %u", h->type);
-	}
-	return n;
-}
-
 PERFABI_CASE(
 	.assertion = "PERF_EVENT_IOC_REFRESH 3 on a sampling PERF_COUNT_HW_INSTRUCTIONS event (period 20M): a loop of 6 periods gives "
 		     "exactly 3 overflows (3 samples; signals POLL_IN, POLL_IN, POLL_HUP, si_fd the event), the count stops within half a "
@@ -94,7 +56,7 @@ PERFABI_CASE(
 	.timeout = 60,
 ) {
 	struct perf_event_attr a = pa_sw_attr(PERF_COUNT_HW_INSTRUCTIONS);
-	int fd, samples, throttled = 0;
+	int fd, samples = 0, throttled = 0;
 	uint64_t c1, c2, head;
 	struct pa_ring r;
 	siginfo_t si;
@@ -105,7 +67,7 @@ PERFABI_CASE(
 	a.sample_type = PERF_SAMPLE_IP;
 	a.read_format = PA_HW_GROUP_FMT;
 	a.disabled = 1;
-	fd = open_hw_sampler(&a);
+	fd = pa_hw_open_sampler(&a);
 	pa_ring_map(&r, fd, 1);
 	pa_ring_prefault(&r);
 	pa_sigs_route(&got, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
@@ -131,7 +93,8 @@ PERFABI_CASE(
 	while (pa_sig_wait(SIGRTMIN, &si, 100))
 		pa_sigs_record(&got, &si);
 	EXPECT_EQ(pa_ring_head(&r), head);
-	samples = ring_samples(&r, &throttled);
+	while (pa_hw_next_sample(&r, &a, NULL, &throttled))
+		samples++;
 	pa_diag("count %llu at the limit, %llu after more work; %d samples; %d signals; %d throttle records",
 		(unsigned long long)c1, (unsigned long long)c2, samples, got.n, throttled);
 	if (throttled)

@@ -36,25 +36,6 @@
 
 static struct pa_sigs got;
 
-static int open_hw_sampler(struct perf_event_attr *a)
-{
-	int fd;
-
-	/* SKIP without the generic event; on hybrid x86 pin to a core CPU */
-	close(pa_hw_open_or_skip(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
-	errno = 0;
-	fd = pa_perf_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && errno == EOPNOTSUPP)
-		pa_skip("the core PMU counts instructions but cannot sample them (no overflow interrupt): %s",
-			pa_errno_name(errno));
-	if (fd < 0) {
-		pa_fail("perf_event_open(instructions, sample_period %llu) failed with %s",
-			(unsigned long long)a->sample_period, pa_errno_name(errno));
-		pa_abort();
-	}
-	return fd;
-}
-
 PERFABI_CASE(
 	.assertion = "with O_ASYNC, F_SETSIG and wakeup_events 0, every overflow of a sampling PERF_COUNT_HW_INSTRUCTIONS event (period "
 		     "20M) sends one signal, POLL_IN with si_fd the event's fd: signals == samples, and samples is floor(count / period) "
@@ -69,7 +50,6 @@ PERFABI_CASE(
 	.timeout = 60,
 ) {
 	struct perf_event_attr a = pa_sw_attr(PERF_COUNT_HW_INSTRUCTIONS);
-	const struct perf_event_header *h;
 	int fd, samples = 0, throttled = 0;
 	struct pa_ring r;
 	siginfo_t si;
@@ -82,7 +62,7 @@ PERFABI_CASE(
 	a.read_format = PA_HW_GROUP_FMT;
 	a.wakeup_events = 0;
 	a.disabled = 1;
-	fd = open_hw_sampler(&a);
+	fd = pa_hw_open_sampler(&a);
 	pa_ring_map(&r, fd, 1);
 	pa_ring_prefault(&r);
 	pa_sigs_route(&got, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
@@ -93,14 +73,8 @@ PERFABI_CASE(
 	pa_hw_read_group(fd, &c, 1, true);
 	/* the samples stayed below the half-buffer wakeup */
 	ASSERT_LE(pa_ring_head(&r), r.data_size / 2);
-	while ((h = pa_ring_next(&r))) {
-		if (h->type == PERF_RECORD_SAMPLE)
-			samples++;
-		else if (h->type == PERF_RECORD_THROTTLE || h->type == PERF_RECORD_UNTHROTTLE)
-			throttled++;
-		else
-			pa_fail("unexpected record type %u", h->type);
-	}
+	while (pa_hw_next_sample(&r, &a, NULL, &throttled))
+		samples++;
 	pa_sigs_settle(&got, (uint64_t)samples);
 	while (pa_sig_wait(SIGRTMIN, &si, 100))
 		pa_sigs_record(&got, &si);

@@ -1,6 +1,5 @@
 #include "perfabi.h"
 
-#include <sched.h>
 #include <sys/ioctl.h>
 
 /*
@@ -21,7 +20,6 @@
  * N+1..2N) meets it enabled.
  */
 #define N		8
-#define SENTINEL	0x5e5e5e5eULL
 
 static int cpu;			/* the thread's CPU */
 static int out_fd;
@@ -31,12 +29,8 @@ static struct pa_ring ring;
 /* in the thread: stay on one CPU, BPF_F_CURRENT_CPU picks its slot */
 static void pin(struct pa_fault_thread *ft)
 {
-	cpu_set_t set;
-
-	cpu = sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
+	cpu = pa_pin_here();
+	if (cpu < 0)
 		ft->pg.err = errno;
 }
 
@@ -48,9 +42,6 @@ static void enable_output(struct pa_fault_thread *ft, int run)
 	if (ioctl(out_fd, PERF_EVENT_IOC_ENABLE, 0))
 		ft->pg.err = errno;
 }
-
-static struct pa_bpf_prog prog;
-
 
 PERFABI_CASE(
 	.assertion = "bpf_perf_event_output() into a disabled PERF_COUNT_SW_BPF_OUTPUT event returns -EOPNOTSUPP and writes nothing; once the event is enabled (on the thread's CPU) the same call returns 0 and writes one sample: 8 runs with the output event disabled give 8 returns of -95 and an empty ring, 8 runs after PERF_EVENT_IOC_ENABLE give 8 returns of 0 and exactly 8 samples, in order",
@@ -67,10 +58,10 @@ PERFABI_CASE(
 	struct perf_event_attr oattr = pa_sw_attr(PERF_COUNT_SW_BPF_OUTPUT);
 	struct pa_fault_thread ft = { .prep = pin, .between = enable_output };
 	const struct perf_event_header *h;
+	struct pa_bpf_output_rig g;
 	struct pa_sample s;
 	uint64_t ret, first;
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	int perf_map, result_map, fd, n = 0;
+	int n = 0;
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
 	pa_fault_thread_start(&ft, N, 2, &attr, &cattr);
@@ -80,24 +71,13 @@ PERFABI_CASE(
 	pa_ring_map(&ring, out_fd, 2);
 	pa_ring_prefault(&ring);
 
-	if (ncpu <= cpu)
-		ncpu = cpu + 1;
-	perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, (uint32_t)ncpu);
-	ASSERT_OK(pa_bpf_map_elem(2, perf_map, (uint32_t)cpu, &out_fd));
-	result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, 2 * N + 1);
-	for (uint32_t i = 0; i <= 2 * N; i++) {
-		ret = SENTINEL;
-		ASSERT_OK(pa_bpf_map_elem(2, result_map, i, &ret));
-	}
-	pa_bpf_output_count_prog(&prog, perf_map, result_map, NULL, 0);
-	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
-	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, fd));
+	pa_bpf_output_rig(&g, ft.fd, out_fd, cpu, 2 * N + 1);
 
 	pa_fault_thread_run(&ft);
 	EXPECT_EQ(pa_read_one(ft.fd), 2 * N);
 	EXPECT_EQ(head_before_enable, 0);	/* run 1 wrote nothing */
 	for (uint32_t i = 1; i <= 2 * N; i++) {
-		ASSERT_OK(pa_bpf_map_elem(1, result_map, i, &ret));
+		ret = pa_bpf_output_ret(&g, i);
 		if (i <= N)
 			EXPECT_EQ((int64_t)ret, -EOPNOTSUPP);	/* disabled */
 		else
@@ -114,9 +94,7 @@ PERFABI_CASE(
 		n++;
 	}
 	EXPECT_EQ(n, N);
-	close(fd);
-	close(result_map);
-	close(perf_map);
+	pa_bpf_output_rig_close(&g);
 	pa_ring_unmap(&ring);
 	close(out_fd);
 	close(ft.fd);

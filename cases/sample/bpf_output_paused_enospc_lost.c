@@ -1,6 +1,5 @@
 #include "perfabi.h"
 
-#include <sched.h>
 #include <sys/ioctl.h>
 
 /*
@@ -22,7 +21,6 @@
  * resumes the ring; run 2 (faults N+1..2N) writes.
  */
 #define N		8
-#define SENTINEL	0x5e5e5e5eULL
 
 struct lost_rec {
 	struct perf_event_header h;
@@ -37,12 +35,8 @@ static struct pa_ring ring;
 /* in the thread: stay on one CPU, BPF_F_CURRENT_CPU picks its slot */
 static void pin(struct pa_fault_thread *ft)
 {
-	cpu_set_t set;
-
-	cpu = sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
+	cpu = pa_pin_here();
+	if (cpu < 0)
 		ft->pg.err = errno;
 }
 
@@ -55,9 +49,6 @@ static void resume_output(struct pa_fault_thread *ft, int run)
 	    ioctl(out_fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0))
 		ft->pg.err = errno ? errno : EIO;
 }
-
-static struct pa_bpf_prog prog;
-
 
 PERFABI_CASE(
 	.assertion = "bpf_perf_event_output() into a PERF_COUNT_SW_BPF_OUTPUT event whose ring is paused (PERF_EVENT_IOC_PAUSE_OUTPUT 1) returns -ENOSPC, writes nothing and counts the record as lost: 8 runs give 8 returns of -28, an empty ring and LOST (read_format) 8; after PAUSE_OUTPUT 0, 8 more runs return 0 and the ring holds one PERF_RECORD_LOST {the event's id, lost 8}, then exactly the 8 samples, in order; LOST stays 8",
@@ -75,10 +66,10 @@ PERFABI_CASE(
 	struct pa_fault_thread ft = { .prep = pin, .between = resume_output };
 	const struct perf_event_header *h;
 	const struct lost_rec *l;
+	struct pa_bpf_output_rig g;
 	struct pa_sample s;
 	uint64_t ret, first, id, v[2];
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	int perf_map, result_map, fd, n = 0;
+	int n = 0;
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
 	pa_fault_thread_start(&ft, N, 2, &attr, &cattr);
@@ -91,25 +82,14 @@ PERFABI_CASE(
 	pa_ring_prefault(&ring);
 	ASSERT_OK(ioctl(out_fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
 
-	if (ncpu <= cpu)
-		ncpu = cpu + 1;
-	perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, (uint32_t)ncpu);
-	ASSERT_OK(pa_bpf_map_elem(2, perf_map, (uint32_t)cpu, &out_fd));
-	result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, 2 * N + 1);
-	for (uint32_t i = 0; i <= 2 * N; i++) {
-		ret = SENTINEL;
-		ASSERT_OK(pa_bpf_map_elem(2, result_map, i, &ret));
-	}
-	pa_bpf_output_count_prog(&prog, perf_map, result_map, NULL, 0);
-	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
-	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, fd));
+	pa_bpf_output_rig(&g, ft.fd, out_fd, cpu, 2 * N + 1);
 
 	pa_fault_thread_run(&ft);
 	EXPECT_EQ(pa_read_one(ft.fd), 2 * N);
 	EXPECT_EQ(head_paused, 0);		/* run 1 wrote nothing */
 	EXPECT_EQ(lost_paused[1], N);		/* and lost each record */
 	for (uint32_t i = 1; i <= 2 * N; i++) {
-		ASSERT_OK(pa_bpf_map_elem(1, result_map, i, &ret));
+		ret = pa_bpf_output_ret(&g, i);
 		if (i <= N)
 			EXPECT_EQ((int64_t)ret, -ENOSPC);	/* paused */
 		else
@@ -137,9 +117,7 @@ PERFABI_CASE(
 		n++;
 	}
 	EXPECT_EQ(n, N);
-	close(fd);
-	close(result_map);
-	close(perf_map);
+	pa_bpf_output_rig_close(&g);
 	pa_ring_unmap(&ring);
 	close(out_fd);
 	close(ft.fd);

@@ -1,8 +1,6 @@
 #include "perfabi.h"
 
-#include <sched.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 
 /*
  * A BPF_PROG_TYPE_PERF_EVENT program on a page-fault sampler S (period 1)
@@ -14,7 +12,9 @@
  * from the fault's user registers and a sample data of period 0 with no
  * address (perf_sample_data_init(sd, 0, 0)), its RAW part the 13 bytes
  * padded to size 20 (4 + 20 is a multiple of 8: perf_sample_save_raw_data()).
- * The helper's return value goes into an ARRAY map at key i.
+ * The helper's return value goes into an ARRAY map at key i, filled with a
+ * sentinel first (pa_bpf_output_rig_tail()): a run that never stored
+ * shows the sentinel, not 0.
  */
 
 #define N 16
@@ -28,17 +28,10 @@ static int cpu;			/* the thread's CPU */
 /* in the thread: stay on one CPU, BPF_F_CURRENT_CPU picks its slot */
 static void pin(struct pa_fault_thread *ft)
 {
-	cpu_set_t set;
-
-	cpu = sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
+	cpu = pa_pin_here();
+	if (cpu < 0)
 		ft->pg.err = errno;
 }
-
-static struct pa_bpf_prog prog;
-
 
 PERFABI_CASE(
 	.assertion = "bpf_perf_event_output(ctx, map, BPF_F_CURRENT_CPU, data, size) in a BPF_PROG_TYPE_PERF_EVENT program writes one PERF_RECORD_SAMPLE per run into the ring of the PERF_COUNT_SW_BPF_OUTPUT event in the map slot of the current CPU and returns 0: N runs on a thread's period-1 page-fault sampler give N samples in order, each {ip = the faulting store, pid, tid = the thread, addr 0, cpu = the thread's CPU, period 0, raw size 20 whose first 13 bytes are the program's data}; the output event's count stays 0",
@@ -55,11 +48,11 @@ PERFABI_CASE(
 	struct perf_event_attr oattr = pa_sw_attr(PERF_COUNT_SW_BPF_OUTPUT);
 	const struct perf_event_header *h;
 	struct pa_fault_thread ft = { .prep = pin, .pg.ip = ip };
+	struct pa_bpf_output_rig g;
 	struct pa_sample s;
 	struct pa_ring r;
-	uint64_t ret, first;
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	int perf_map, result_map, fd, out, n = 0, other = 0;
+	uint64_t first;
+	int out, n = 0, other = 0;
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
 	pa_fault_thread_start(&ft, N, 1, &attr, &cattr);
@@ -69,22 +62,12 @@ PERFABI_CASE(
 	out = ASSERT_OPEN(&oattr, ft.t.tid, -1, -1, 0);
 	pa_ring_map(&r, out, 4);
 
-	if (ncpu <= cpu)
-		ncpu = cpu + 1;
-	perf_map = pa_bpf_map_create(4 /* BPF_MAP_TYPE_PERF_EVENT_ARRAY */, 4, 4, (uint32_t)ncpu);
-	ASSERT_OK(pa_bpf_map_elem(2, perf_map, (uint32_t)cpu, &out));
-	result_map = pa_bpf_map_create(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, N + 1);
-	pa_bpf_output_count_prog(&prog, perf_map, result_map, tail5, LEN - 8);
-	fd = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
-	ASSERT_OK(ioctl(ft.fd, PERF_EVENT_IOC_SET_BPF, fd));
+	pa_bpf_output_rig_tail(&g, ft.fd, out, cpu, N + 1, tail5, LEN - 8);
 
 	pa_fault_thread_run(&ft);
 	EXPECT_EQ(pa_read_one(ft.fd), N);
-	for (uint32_t i = 1; i <= N; i++) {
-		ret = 1;
-		ASSERT_OK(pa_bpf_map_elem(1, result_map, i, &ret));
-		EXPECT_EQ((int64_t)ret, 0);
-	}
+	for (uint32_t i = 1; i <= N; i++)	/* the sentinel: no run stored */
+		EXPECT_EQ((int64_t)pa_bpf_output_ret(&g, i), 0);
 	while ((h = pa_ring_next(&r))) {
 		if (h->type != PERF_RECORD_SAMPLE) {
 			other++;
@@ -112,9 +95,7 @@ PERFABI_CASE(
 		pa_diag("%d records other than samples", other);
 	/* the helper writes records; it adds nothing to O's count */
 	EXPECT_EQ(pa_read_one(out), 0);
-	close(fd);
-	close(result_map);
-	close(perf_map);
+	pa_bpf_output_rig_close(&g);
 	pa_ring_unmap(&r);
 	close(out);
 	close(ft.fd);

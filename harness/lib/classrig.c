@@ -33,6 +33,27 @@ int pa_hw_open_sampler(struct perf_event_attr *a)
 	return fd;
 }
 
+const struct perf_event_header *pa_hw_next_sample(struct pa_ring *r, const struct perf_event_attr *a,
+						  struct pa_sample *s, int *throttled)
+{
+	const struct perf_event_header *h;
+
+	while ((h = pa_ring_next(r))) {
+		if (h->type == PERF_RECORD_THROTTLE || h->type == PERF_RECORD_UNTHROTTLE) {
+			(*throttled)++;
+			continue;
+		}
+		if (h->type != PERF_RECORD_SAMPLE) {
+			pa_fail("unexpected record type %u in the ring of fd %d", h->type, r->fd);
+			continue;
+		}
+		if (s && !pa_sample_parse(a, h, s))
+			pa_abort();
+		return h;
+	}
+	return NULL;
+}
+
 int pa_pin_here(void)
 {
 	cpu_set_t set;
@@ -48,6 +69,12 @@ int pa_pin_here(void)
 void pa_bpf_output_rig(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
 		       uint32_t results)
 {
+	pa_bpf_output_rig_tail(g, sampler_fd, out_fd, cpu, results, NULL, 0);
+}
+
+void pa_bpf_output_rig_tail(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, int cpu,
+			    uint32_t results, const uint8_t *tail, int tail_len)
+{
 	static struct pa_bpf_prog prog;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	uint64_t v = PA_BPF_OUTPUT_SENTINEL;
@@ -60,7 +87,7 @@ void pa_bpf_output_rig(struct pa_bpf_output_rig *g, int sampler_fd, int out_fd, 
 	for (uint32_t i = 0; i < results; i++)
 		ASSERT_OK(pa_bpf_map_elem(2, g->result_map, i, &v));
 	memset(&prog, 0, sizeof(prog));
-	pa_bpf_output_count_prog(&prog, g->perf_map, g->result_map, NULL, 0);
+	pa_bpf_output_count_prog(&prog, g->perf_map, g->result_map, tail, tail_len);
 	g->prog = pa_bpf_prog_load(&prog, 7 /* BPF_PROG_TYPE_PERF_EVENT */);
 	ASSERT_OK(ioctl(sampler_fd, PERF_EVENT_IOC_SET_BPF, g->prog));
 }

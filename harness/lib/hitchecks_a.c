@@ -31,7 +31,8 @@
 #endif
 
 /* Read every record of r: the number of PERF_RECORD_SAMPLEs (sample_type
- * TID, optionally PERIOD), each of this thread; the first sample's period
+ * TID, optionally PERIOD and, for a watchpoint, ADDR: then each at the
+ * watched address), each of this thread; the first sample's period
  * into *first_period (when not NULL and there is one). Any other record is
  * a failure (see above: no THROTTLE, and the rings are never full). */
 static int hit_samples(struct pa_ring *r, const struct perf_event_attr *a, uint64_t *first_period)
@@ -50,6 +51,8 @@ static int hit_samples(struct pa_ring *r, const struct perf_event_attr *a, uint6
 			pa_abort();
 		EXPECT_EQ(s.pid, (uint32_t)getpid());
 		EXPECT_EQ(s.tid, (uint32_t)tid);
+		if (a->sample_type & PERF_SAMPLE_ADDR)	/* perf_bp_event(): bp_addr */
+			EXPECT_EQ(s.addr, a->bp_addr);
 		if (n == 0 && first_period)
 			*first_period = s.period;
 		n++;
@@ -135,6 +138,8 @@ void pa_hit_expect_sigio_each_overflow(enum pa_hit_class c)
 	a = pa_hit_attr(c, &want);
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_TID;
+	if (c == PA_HIT_WATCHPOINT)
+		a.sample_type |= PERF_SAMPLE_ADDR;	/* each at bp_addr */
 	a.wakeup_events = 0;
 	fd = EXPECT_OPEN_RESULT(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, want);
 	if (want)
@@ -323,7 +328,7 @@ void pa_hit_expect_reset_zeroes_count(enum pa_hit_class c)
 
 	/* stopped */
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	pa_hit(c, 1);		/* disabled again: not counted */
+	pa_hit(c, 3);		/* disabled again: not counted */
 	pa_read_u64(fd, a, 3);
 	EXPECT_EQ(a[0], 5);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_RESET, 0));

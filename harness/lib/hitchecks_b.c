@@ -106,6 +106,8 @@ void pa_hit_expect_pause_output_lost(enum pa_hit_class c)
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_TID;	/* no PERIOD: every hit is one
 						 * overflow all the same */
+	if (c == PA_HIT_WATCHPOINT)
+		a.sample_type |= PERF_SAMPLE_ADDR;	/* perf_bp_event(): bp_addr */
 	if (lost_fmt)
 		a.read_format = PERF_FORMAT_LOST;
 	rec = pa_sample_size(&a, NULL);
@@ -154,6 +156,8 @@ void pa_hit_expect_pause_output_lost(enum pa_hit_class c)
 			pa_abort();
 		EXPECT_EQ(s.pid, (uint32_t)getpid());
 		EXPECT_EQ(s.tid, (uint32_t)gettid());
+		if (a.sample_type & PERF_SAMPLE_ADDR)
+			EXPECT_EQ(s.addr, a.bp_addr);
 		if (lost_at >= 0)
 			samples_after++;
 		n++;
