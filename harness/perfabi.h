@@ -882,6 +882,12 @@ long pa_thread_vswitches(void);
  * sleep whose timer expired before the task slept (a stalled vCPU) does
  * not switch: a case that needs switches waits for them, not for time. */
 long pa_sleep_until_vswitches(long n);
+/* Work until this task's perf context time has moved: every event of this
+ * task enabled before the call then has time_enabled > 0. perf_clock()
+ * can advance only at ticks (no usable TSC: the sweep's minimal kernel),
+ * where an event enabled and sampled within one tick rightly shows 0.
+ * FAILs if 2 s of CPU time do not move it. */
+void pa_work_until_ctx_time_moves(void);
 /* The least time an event of this task that was on (enabled, or running)
  * throughout pa_work_cpu_ms(ms) shows: perf switches the task's events
  * out in prepare_task_switch() and back in finish_task_switch(), while the

@@ -153,6 +153,37 @@ long pa_thread_vswitches(void)
 	return ru.ru_nvcsw;
 }
 
+void pa_work_until_ctx_time_moves(void)
+{
+	/* perf's times come from perf_clock() (local_clock()), which on a
+	 * kernel without a usable TSC advances only at ticks: an event enabled
+	 * and read within one tick shows time_enabled 0, which is right. A
+	 * dummy event of this task, enabled now, shares the task context's
+	 * time with every event enabled before it: once its time_enabled
+	 * moved, theirs has too. */
+	struct perf_event_attr a = pa_sw_attr(PERF_COUNT_SW_DUMMY);
+	uint64_t v[2] = { 0, 0 };
+	int fd;
+
+	a.disabled = 0;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
+	fd = pa_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		pa_skip("a dummy event to watch the context time: %s", pa_errno_name(errno));
+	for (int ms = 0; v[1] == 0; ms++) {
+		if (ms >= 2000) {
+			pa_fail("an enabled event's time_enabled stayed 0 over 2 s of this thread's CPU time");
+			pa_abort();
+		}
+		pa_work_cpu_ms(1);
+		if (read(fd, v, sizeof(v)) != (ssize_t)sizeof(v)) {
+			pa_fail("read() of the dummy event: %s", pa_errno_name(errno));
+			pa_abort();
+		}
+	}
+	close(fd);
+}
+
 long pa_sleep_until_vswitches(long n)
 {
 	/* A 2 ms nanosleep() switches out only if its timer has not expired
