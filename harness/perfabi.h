@@ -1487,6 +1487,13 @@ void pa_bpf_output_rig_tail(struct pa_bpf_output_rig *g, int sampler_fd, int out
 /* results[i]: the helper's return for overflow i (the sentinel: no run) */
 uint64_t pa_bpf_output_ret(const struct pa_bpf_output_rig *g, uint32_t i);
 void pa_bpf_output_rig_close(struct pa_bpf_output_rig *g);
+/* The records pa_bpf_output_rig()'s program wrote into the output event's
+ * ring r (sample_type oattr's): each a SAMPLE of thread tid whose raw
+ * payload (12 bytes: round_up(4 + 8, 8) - 4) is the overflow's number,
+ * first, first + 1, ... in order, and exactly want of them; returns how
+ * many there were. */
+int pa_bpf_output_expect_records(struct pa_ring *r, const struct perf_event_attr *oattr, pid_t tid,
+				 uint64_t first, int want);
 /* The allowance per run on a CPU between a clock event's count and the
  * task's CPU time (harness/lib/open.c, pa_clock_event_vs_cputime(), says
  * why): 50 us. */

@@ -57,11 +57,8 @@ PERFABI_CASE(
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
 	struct perf_event_attr oattr = pa_sw_attr(PERF_COUNT_SW_BPF_OUTPUT);
 	struct pa_fault_thread ft = { .prep = pin, .between = enable_output };
-	const struct perf_event_header *h;
 	struct pa_bpf_output_rig g;
-	struct pa_sample s;
-	uint64_t ret, first;
-	int n = 0;
+	uint64_t ret;
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
 	pa_fault_thread_start(&ft, N, 2, &attr, &cattr);
@@ -83,17 +80,7 @@ PERFABI_CASE(
 		else
 			EXPECT_EQ((int64_t)ret, 0);		/* enabled */
 	}
-	while ((h = pa_ring_next(&ring))) {
-		ASSERT_EQ(h->type, PERF_RECORD_SAMPLE);
-		if (!pa_sample_parse(&oattr, h, &s))
-			pa_abort();
-		EXPECT_EQ(s.tid, (uint32_t)ft.t.tid);
-		ASSERT_EQ(s.var.raw_size, 12);	/* round_up(4 + 8, 8) - 4 */
-		memcpy(&first, s.raw, 8);
-		EXPECT_EQ(first, (uint64_t)(N + 1 + n));	/* run 2's faults, in order */
-		n++;
-	}
-	EXPECT_EQ(n, N);
+	pa_bpf_output_expect_records(&ring, &oattr, ft.t.tid, N + 1, N);
 	pa_bpf_output_rig_close(&g);
 	pa_ring_unmap(&ring);
 	close(out_fd);

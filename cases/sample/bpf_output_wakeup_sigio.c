@@ -75,13 +75,10 @@ PERFABI_CASE(
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
 	struct perf_event_attr oattr = pa_sw_attr(PERF_COUNT_SW_BPF_OUTPUT);
 	struct pa_fault_thread ft = { .prep = pin, .between = poll_output };
-	const struct perf_event_header *h;
 	struct pa_bpf_output_rig g;
 	struct pa_sigs got;
-	struct pa_sample s;
 	struct pa_ring ring;
-	uint64_t first;
-	int n = 0;
+	int n;
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */
 	pa_sig_block(SIGRTMIN);			/* before the thread: it inherits the mask */
@@ -102,17 +99,7 @@ PERFABI_CASE(
 	EXPECT_EQ(pa_read_one(ft.fd), 2 * N);
 	for (uint32_t i = 1; i <= 2 * N; i++)
 		EXPECT_EQ((int64_t)pa_bpf_output_ret(&g, i), 0);
-	while ((h = pa_ring_next(&ring))) {
-		ASSERT_EQ(h->type, PERF_RECORD_SAMPLE);
-		if (!pa_sample_parse(&oattr, h, &s))
-			pa_abort();
-		EXPECT_EQ(s.tid, (uint32_t)ft.t.tid);
-		ASSERT_EQ(s.var.raw_size, 12);	/* round_up(4 + 8, 8) - 4 */
-		memcpy(&first, s.raw, 8);
-		EXPECT_EQ(first, (uint64_t)(1 + n));	/* the faults, in order */
-		n++;
-	}
-	EXPECT_EQ(n, 2 * N);
+	n = pa_bpf_output_expect_records(&ring, &oattr, ft.t.tid, 1, 2 * N);
 	pa_diag("%d records, %d signals", n, got.n);
 	ASSERT_EQ(got.n, 2 * N);
 	for (int i = 0; i < 2 * N; i++) {

@@ -106,3 +106,25 @@ void pa_bpf_output_rig_close(struct pa_bpf_output_rig *g)
 	close(g->result_map);
 	close(g->perf_map);
 }
+
+int pa_bpf_output_expect_records(struct pa_ring *r, const struct perf_event_attr *oattr, pid_t tid,
+				 uint64_t first, int want)
+{
+	const struct perf_event_header *h;
+	struct pa_sample s;
+	uint64_t v;
+	int n = 0;
+
+	while ((h = pa_ring_next(r))) {
+		ASSERT_EQ(h->type, PERF_RECORD_SAMPLE);
+		if (!pa_sample_parse(oattr, h, &s))
+			pa_abort();
+		EXPECT_EQ(s.tid, (uint32_t)tid);
+		ASSERT_EQ(s.var.raw_size, 12);	/* round_up(4 + 8, 8) - 4 */
+		memcpy(&v, s.raw, 8);
+		EXPECT_EQ(v, first + (uint64_t)n);	/* the overflows, in order */
+		n++;
+	}
+	EXPECT_EQ(n, want);
+	return n;
+}
