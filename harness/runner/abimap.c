@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "abimap.h"
-#include "runner.h"
+/*
+ * The ABI map (cases/abi-map.txt): every element of the perf_event_open(2)
+ * ABI with the cases that cover it or the reason none can. Parsing and
+ * counting, --abi-check, and the run summary's view of what ran.
+ */
+#include "run.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <libgen.h>
 
 int pa_abimap_parse(const char *text, const char *path, struct pa_abimap *m,
 		    char *err, size_t errlen)
@@ -147,4 +153,143 @@ struct pa_abimap_stats pa_abimap_stats(const struct pa_abimap *m)
 			s.missing++;
 	}
 	return s;
+}
+
+/* --abi-check: every map element has a case or a reason; cases name only
+ * map elements. */
+/* Did case pass (or xfail) in any cell of a results.tsv under refdir/ ? */
+static bool case_ran(const char *refdir, const char *name)
+{
+	char path[PATH_MAX], line[4096];
+	size_t nl = strlen(name);
+	bool ran = false;
+	DIR *d = opendir(refdir);
+	struct dirent *e;
+
+	while (d && !ran && (e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/results.tsv", refdir, e->d_name);
+		f = fopen(path, "r");
+		while (f && !ran && fgets(line, sizeof(line), f)) {
+			char *tab = strchr(line, '\t');
+
+			if (tab && !strncmp(line, name, nl) && line[nl] == '@' &&
+			    (!strncmp(tab + 1, "pass\t", 5) || !strncmp(tab + 1, "xfail\t", 6)))
+				ran = true;
+		}
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return ran;
+}
+
+/*
+ * An element counts as checked only where a case naming it passed (or
+ * xfailed) on at least one reference kernel (results/reference/ beside the
+ * map's directory): list those named only by cases that never did. Returns
+ * their number, -1 when there are no reference results to look at.
+ */
+static int never_run_elements(const char *mappath, const struct pa_abimap *m,
+			      const struct pa_case_info *cases, int n)
+{
+	char refdir[PATH_MAX], dir[PATH_MAX];
+	bool *ran;
+	int never = 0;
+
+	snprintf(dir, sizeof(dir), "%s", mappath);
+	snprintf(refdir, sizeof(refdir), "%s/../results/reference", dirname(dir));
+	if (access(refdir, R_OK))
+		return -1;
+	ran = calloc((size_t)n + 1, sizeof(*ran));
+	if (!ran)
+		return -1;
+	for (int i = 0; i < n; i++)
+		ran[i] = case_ran(refdir, cases[i].name);
+	for (int k = 0; k < m->n; k++) {
+		char names[1024] = "";
+		bool any_ran = false, named = false;
+		size_t el = strlen(m->e[k].name);
+
+		if (!m->e[k].covered || m->e[k].untestable[0] || m->e[k].hardware[0])
+			continue;
+		for (int i = 0; i < n; i++) {
+			const char *c = cases[i].covers;
+
+			/* a whole word of .covers */
+			for (const char *h = strstr(c, m->e[k].name); h; h = strstr(h + 1, m->e[k].name))
+				if ((h == c || h[-1] == ' ') && (h[el] == ' ' || !h[el])) {
+					named = true;
+					any_ran |= ran[i];
+					if (!ran[i] && strlen(names) + strlen(cases[i].name) + 3 < sizeof(names))
+						snprintf(names + strlen(names), sizeof(names) - strlen(names),
+							 "%s%s", names[0] ? " " : "", cases[i].name);
+					break;
+				}
+		}
+		if (named && !any_ran) {
+			printf("%s: named but never run: no case naming it passed on a reference kernel (%s)\n",
+			       m->e[k].name, names);
+			never++;
+		}
+	}
+	free(ran);
+	return never;
+}
+
+int pa_abi_check(const char *map, const struct pa_case_info *cases, int n)
+{
+	struct pa_abimap m;
+	struct pa_abimap_stats st;
+	char err[512];
+	int unknown = 0, never;
+
+	if (pa_abimap_load(map, &m, err, sizeof(err))) {
+		fprintf(stderr, "perfabi-run: %s\n", err);
+		return 2;
+	}
+	for (int i = 0; i < n; i++) {
+		if (cases[i].timeout < 0) {
+			printf("%s: '--info' failed\n", cases[i].name);
+			unknown++;
+			continue;
+		}
+		if (!cases[i].covers[0]) {
+			printf("%s: names no ABI element in .covers\n", cases[i].name);
+			unknown++;
+		}
+		unknown += pa_abimap_cover(&m, cases[i].covers, cases[i].name, stdout);
+	}
+	st = pa_abimap_stats(&m);
+	for (int i = 0; i < m.n; i++)
+		if (!m.e[i].covered && !m.e[i].untestable[0])
+			printf("%s: no case covers it and it is not marked untestable\n", m.e[i].name);
+	never = never_run_elements(map, &m, cases, n);
+	for (int i = 0; i < m.n; i++)
+		if (m.e[i].hardware[0])
+			printf("%s: hardware only: %s\n", m.e[i].name, m.e[i].hardware);
+	printf("# ABI map %s: %d elements, %d covered by %d cases (%d of them only by cases that never passed on a reference kernel, %d more only by cases that need hardware the references lack), %d untestable with a reason, %d missing\n",
+	       map, st.total, st.covered, n, never < 0 ? 0 : never, st.hardware, st.untestable, st.missing);
+	pa_abimap_free(&m);
+	return st.missing || unknown ? 1 : 0;
+}
+
+/* The run summary's view of the map: what the cases that ran cover. */
+bool pa_abi_coverage(const char *path, const struct pa_case_info *cases, int n,
+		     struct pa_abimap_stats *st)
+{
+	struct pa_abimap m;
+	char err[512];
+
+	if (access(path, R_OK) || pa_abimap_load(path, &m, err, sizeof(err)))
+		return false;
+	for (int i = 0; i < n; i++)
+		pa_abimap_cover(&m, cases[i].covers, cases[i].name, NULL);
+	*st = pa_abimap_stats(&m);
+	pa_abimap_free(&m);
+	return true;
 }

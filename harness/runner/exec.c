@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <time.h>
 
-static long now_ms(void)
+long pa_now_ms(void)
 {
 	struct timespec ts;
 
@@ -47,7 +47,7 @@ int pa_exec_start(struct pa_exec *e)
 	e->timed_out = false;
 	e->stopping = false;
 	e->fd = -1;
-	e->start = now_ms();
+	e->start = pa_now_ms();
 	e->deadline = e->start + e->timeout_ms;
 	append(e, "", 0);
 	if (pipe2(p, O_CLOEXEC))
@@ -84,7 +84,7 @@ bool pa_exec_pump(struct pa_exec *e)
 	char buf[4096];
 	ssize_t n;
 
-	if (now_ms() >= e->deadline) {
+	if (pa_now_ms() >= e->deadline) {
 		e->timed_out = !e->stopping;
 		kill(-e->pid, SIGKILL);
 		return true;
@@ -93,7 +93,7 @@ bool pa_exec_pump(struct pa_exec *e)
 		/* the case's supervisor restores what its body changed */
 		e->stopping = true;
 		kill(e->pid, SIGTERM);
-		e->deadline = now_ms() + 5000;
+		e->deadline = pa_now_ms() + 5000;
 	}
 	while ((n = read(e->fd, buf, sizeof(buf))) > 0)
 		append(e, buf, (size_t)n);
@@ -109,13 +109,13 @@ void pa_exec_finish(struct pa_exec *e)
 	while (waitpid(e->pid, &e->status, 0) < 0 && errno == EINTR)
 		;
 	kill(-e->pid, SIGKILL);	/* nothing of the case's group outlives it */
-	e->duration_ms = now_ms() - e->start;
+	e->duration_ms = pa_now_ms() - e->start;
 }
 
 void pa_exec_wait_any(struct pa_exec *const *e, int n)
 {
 	struct pollfd pfd[64];
-	long wait = 1000, now = now_ms();
+	long wait = 1000, now = pa_now_ms();
 
 	if (n > 64)
 		n = 64;
@@ -136,7 +136,7 @@ int pa_exec(struct pa_exec *e)
 		return -1;
 	for (;;) {
 		struct pollfd pfd = { .fd = e->fd, .events = POLLIN };
-		long left = e->deadline - now_ms();
+		long left = e->deadline - pa_now_ms();
 
 		if (left > 0 && !(pa_exec_stop && *pa_exec_stop && !e->stopping))
 			poll(&pfd, 1, (int)left);

@@ -28,6 +28,8 @@ struct pa_exec {
 	bool stopping;
 };
 int pa_exec(struct pa_exec *e);
+/* CLOCK_MONOTONIC in milliseconds. */
+long pa_now_ms(void);
 /* The same in steps, for several at once: start it; pump() reads what is
  * there (after poll() said so, or its deadline passed) and returns true
  * once the output is closed or the deadline killed it; finish() reaps. */
