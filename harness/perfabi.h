@@ -46,6 +46,8 @@ enum pa_outcome {
 	PA_XFAIL = 2,
 	PA_XPASS = 3,
 	PA_SKIP = 4,
+	PA_MISSING = 5,		/* reports only: no result in that cell (never
+				 * a case's exit code) */
 };
 const char *pa_outcome_name(enum pa_outcome o);
 

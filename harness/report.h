@@ -11,22 +11,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum rp_outcome { RP_PASS, RP_FAIL, RP_SKIP, RP_XFAIL, RP_XPASS, RP_MISSING };
-
-struct rp_result {
-	char *name;		/* area/case@identity,paranoid=N (as written) */
-	char *cas;		/* area/case */
-	char *cell;		/* identity,paranoid=N, or "" */
-	enum rp_outcome outcome;
-	long duration_ms;
-	char *detail;
-};
+/* One result (struct pa_result) and its outcome (enum pa_outcome) are
+ * the runner's own: lib/internal.h, perfabi.h. */
+#include "lib/internal.h"
 
 /* One set of results: a run directory, or one kernel of a VM run. */
 struct rp_run {
 	char *dir;
 	char *label;		/* column title: the directory's base name */
-	struct rp_result *r;
+	struct pa_result *r;
 	int n, cap;
 };
 
@@ -35,17 +28,13 @@ struct rp_runs {
 	int n, cap;
 };
 
-/* "pass" -> RP_PASS ...; -1 when the word is not an outcome. */
-int rp_outcome_parse(const char *s);
-const char *rp_outcome_name(enum rp_outcome o);
-
 /*
  * Parse one results.tsv line (without or with its newline) into r (strings
  * allocated). Returns 0, or -1 for a malformed line (fewer than two fields,
  * an unknown outcome, an empty name).
  */
-int rp_parse_line(const char *line, struct rp_result *r);
-void rp_result_free(struct rp_result *r);
+int rp_parse_line(const char *line, struct pa_result *r);
+void rp_result_free(struct pa_result *r);
 
 /* Parse a whole results.tsv text into run; malformed lines are errors. */
 int rp_parse_text(struct rp_run *run, const char *text, char *err, size_t errlen);
@@ -60,7 +49,7 @@ void rp_runs_free(struct rp_runs *runs);
 void rp_run_free(struct rp_run *run);
 
 /* The result named name in run, or NULL. */
-const struct rp_result *rp_find(const struct rp_run *run, const char *name);
+const struct pa_result *rp_find(const struct rp_run *run, const char *name);
 
 /* What changed between two runs of the same kernel (or two kernels). */
 struct rp_diff {
@@ -98,7 +87,7 @@ struct rp_matrix {
 int rp_matrix_build(struct rp_matrix *m, const struct rp_runs *runs);
 void rp_matrix_free(struct rp_matrix *m);
 /* The result of case in column c, or NULL (not run there). */
-const struct rp_result *rp_matrix_at(const struct rp_matrix *m, int c, const char *cas);
+const struct pa_result *rp_matrix_at(const struct rp_matrix *m, int c, const char *cas);
 /* Order of cells: by paranoid level, then root, perfmon, sysadmin, user. */
 int rp_cell_cmp(const char *a, const char *b);
 
@@ -126,7 +115,7 @@ bool rp_kcidb_origin_ok(const char *origin);
 void rp_kcidb_path(char *out, size_t len, const char *name);
 /* PASS, FAIL, SKIP, ERROR (the case binary broke, not the kernel);
  * xfail -> FAIL (the known bug is there), xpass -> PASS. */
-const char *rp_kcidb_status(const struct rp_result *r);
+const char *rp_kcidb_status(const struct pa_result *r);
 void rp_kcidb(FILE *f, const char *origin, const struct rp_runs *runs,
 	      const struct rp_kcidb_meta *meta);
 

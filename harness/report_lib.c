@@ -14,23 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const outcome_names[] = {
-	[RP_PASS] = "pass", [RP_FAIL] = "fail", [RP_SKIP] = "skip",
-	[RP_XFAIL] = "xfail", [RP_XPASS] = "xpass", [RP_MISSING] = "missing",
-};
-
-int rp_outcome_parse(const char *s)
-{
-	for (int i = RP_PASS; i <= RP_XPASS; i++)
-		if (!strcmp(s, outcome_names[i]))
-			return i;
-	return -1;
-}
-
-const char *rp_outcome_name(enum rp_outcome o)
-{
-	return (unsigned)o <= RP_MISSING ? outcome_names[o] : "?";
-}
+/* The outcomes in the order the report lists them (legend, counts). */
+static const enum pa_outcome listed[] = { PA_PASS, PA_FAIL, PA_SKIP, PA_XFAIL, PA_XPASS, PA_MISSING };
 
 static char *xstrndup(const char *s, size_t n)
 {
@@ -49,7 +34,7 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-int rp_parse_line(const char *line, struct rp_result *r)
+int rp_parse_line(const char *line, struct pa_result *r)
 {
 	const char *f[4] = { NULL, NULL, NULL, NULL };
 	size_t len[4] = { 0, 0, 0, 0 };
@@ -75,19 +60,18 @@ int rp_parse_line(const char *line, struct rp_result *r)
 		return -1;
 	memcpy(word, f[1], len[1]);
 	word[len[1]] = 0;
-	o = rp_outcome_parse(word);
+	o = pa_outcome_parse(word);
 	if (o < 0)
 		return -1;
-	r->outcome = (enum rp_outcome)o;
-	r->name = xstrndup(f[0], len[0]);
+	r->outcome = (enum pa_outcome)o;
 	{
-		char *at = strchr(r->name, '@');
+		char *name = xstrndup(f[0], len[0]);
 
-		r->cas = xstrndup(r->name, at ? (size_t)(at - r->name) : len[0]);
-		r->cell = xstrndup(at ? at + 1 : "", at ? strlen(at + 1) : 0);
+		pa_result_name(r, name);
+		free(name);
 	}
 	r->duration_ms = nf > 2 ? strtol(f[2], NULL, 10) : 0;
-	r->detail = xstrndup(nf > 3 ? f[3] : "", nf > 3 ? len[3] : 0);
+	snprintf(r->detail, sizeof(r->detail), "%.*s", nf > 3 ? (int)len[3] : 0, nf > 3 ? f[3] : "");
 	/* results written by anything else (an older runner, a hand) may
 	 * hold bytes that are not UTF-8: the XML and HTML must not */
 	pa_text_sanitize(r->name, false);
@@ -97,12 +81,8 @@ int rp_parse_line(const char *line, struct rp_result *r)
 	return 0;
 }
 
-void rp_result_free(struct rp_result *r)
+void rp_result_free(struct pa_result *r)
 {
-	free(r->name);
-	free(r->cas);
-	free(r->cell);
-	free(r->detail);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -113,7 +93,7 @@ int rp_parse_text(struct rp_run *run, const char *text, char *err, size_t errlen
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t l = nl ? (size_t)(nl - p) : strlen(p);
-		struct rp_result r;
+		struct pa_result r;
 
 		lineno++;
 		if (l && !(l == 1 && p[0] == '\r')) {
@@ -300,7 +280,7 @@ void rp_runs_free(struct rp_runs *runs)
 	memset(runs, 0, sizeof(*runs));
 }
 
-const struct rp_result *rp_find(const struct rp_run *run, const char *name)
+const struct pa_result *rp_find(const struct rp_run *run, const char *name)
 {
 	for (int i = 0; i < run->n; i++)
 		if (!strcmp(run->r[i].name, name))
@@ -318,26 +298,26 @@ static const char *const change_titles[CH_N] = {
 	"other changes",
 };
 
-static bool good(enum rp_outcome o)
+static bool good(enum pa_outcome o)
 {
-	return o == RP_PASS || o == RP_XFAIL || o == RP_XPASS;
+	return o == PA_PASS || o == PA_XFAIL || o == PA_XPASS;
 }
 
-static int classify(enum rp_outcome a, enum rp_outcome b)
+static int classify(enum pa_outcome a, enum pa_outcome b)
 {
 	if (a == b)
 		return -1;
-	if (a == RP_MISSING)
+	if (a == PA_MISSING)
 		return CH_ADDED;
-	if (b == RP_MISSING)
+	if (b == PA_MISSING)
 		return CH_REMOVED;
-	if (good(a) && b == RP_FAIL)
+	if (good(a) && b == PA_FAIL)
 		return CH_REGRESSED;
-	if (a == RP_FAIL && good(b))
+	if (a == PA_FAIL && good(b))
 		return CH_FIXED;
-	if (b == RP_SKIP)
+	if (b == PA_SKIP)
 		return CH_SKIPPED;
-	if (a == RP_SKIP && b != RP_FAIL)
+	if (a == PA_SKIP && b != PA_FAIL)
 		return CH_UNSKIPPED;
 	return CH_OTHER;
 }
@@ -360,11 +340,11 @@ int rp_compare_ex(const struct rp_run *a, const struct rp_run *b, FILE *out,
 			const struct rp_run *x = pass ? b : a, *y = pass ? a : b;
 
 			for (int i = 0; i < x->n; i++) {
-				const struct rp_result *rx = &x->r[i];
-				const struct rp_result *ry = rp_find(y, rx->name);
-				const struct rp_result *ra = pass ? ry : rx, *rb = pass ? rx : ry;
-				enum rp_outcome oa = ra ? ra->outcome : RP_MISSING;
-				enum rp_outcome ob = rb ? rb->outcome : RP_MISSING;
+				const struct pa_result *rx = &x->r[i];
+				const struct pa_result *ry = rp_find(y, rx->name);
+				const struct pa_result *ra = pass ? ry : rx, *rb = pass ? rx : ry;
+				enum pa_outcome oa = ra ? ra->outcome : PA_MISSING;
+				enum pa_outcome ob = rb ? rb->outcome : PA_MISSING;
 				int c;
 
 				if (pass && ry)
@@ -379,8 +359,8 @@ int rp_compare_ex(const struct rp_run *a, const struct rp_run *b, FILE *out,
 					if (!titled)
 						fprintf(out, "## %s\n", change_titles[kind]);
 					titled = true;
-					fprintf(out, "  %-7s -> %-7s %s%s%s\n", rp_outcome_name(oa),
-						rp_outcome_name(ob), rx->name, why[0] ? "  # " : "", why);
+					fprintf(out, "  %-7s -> %-7s %s%s%s\n", pa_outcome_name(oa),
+						pa_outcome_name(ob), rx->name, why[0] ? "  # " : "", why);
 				}
 				switch (kind) {
 				case CH_REGRESSED: d->regressed++; break;
@@ -395,7 +375,7 @@ int rp_compare_ex(const struct rp_run *a, const struct rp_run *b, FILE *out,
 		}
 	}
 	for (int i = 0; i < a->n; i++) {
-		const struct rp_result *rb = rp_find(b, a->r[i].name);
+		const struct pa_result *rb = rp_find(b, a->r[i].name);
 
 		if (rb && rb->outcome == a->r[i].outcome)
 			d->same++;
@@ -485,7 +465,7 @@ void rp_matrix_free(struct rp_matrix *m)
 	memset(m, 0, sizeof(*m));
 }
 
-const struct rp_result *rp_matrix_at(const struct rp_matrix *m, int c, const char *cas)
+const struct pa_result *rp_matrix_at(const struct rp_matrix *m, int c, const char *cas)
 {
 	const struct rp_run *run = m->cols[c].run;
 
@@ -495,7 +475,10 @@ const struct rp_result *rp_matrix_at(const struct rp_matrix *m, int c, const cha
 	return NULL;
 }
 
-static const char outcome_char[] = { 'P', 'F', 's', 'x', 'X', '.' };
+static const char outcome_char[] = {
+	[PA_PASS] = 'P', [PA_FAIL] = 'F', [PA_SKIP] = 's', [PA_XFAIL] = 'x', [PA_XPASS] = 'X',
+	[PA_MISSING] = '.',
+};
 
 /* "user,paranoid=2" -> "user/2" */
 static void short_cell(const char *cell, char *buf, size_t len)
@@ -512,8 +495,10 @@ static void short_cell(const char *cell, char *buf, size_t len)
 
 void rp_matrix_text(FILE *f, const struct rp_matrix *m, bool colour)
 {
-	static const char *const col_esc[] = { "\033[32m", "\033[1;31m", "\033[2m",
-					       "\033[33m", "\033[35m", "\033[2m" };
+	static const char *const col_esc[] = {
+		[PA_PASS] = "\033[32m", [PA_FAIL] = "\033[1;31m", [PA_SKIP] = "\033[2m",
+		[PA_XFAIL] = "\033[33m", [PA_XPASS] = "\033[35m", [PA_MISSING] = "\033[2m",
+	};
 	int w = 4;
 
 	for (int i = 0; i < m->ncases; i++)
@@ -544,8 +529,8 @@ void rp_matrix_text(FILE *f, const struct rp_matrix *m, bool colour)
 	for (int i = 0; i < m->ncases; i++) {
 		fprintf(f, "%-*s ", w, m->cases[i]);
 		for (int c = 0; c < m->ncols; c++) {
-			const struct rp_result *r = rp_matrix_at(m, c, m->cases[i]);
-			enum rp_outcome o = r ? r->outcome : RP_MISSING;
+			const struct pa_result *r = rp_matrix_at(m, c, m->cases[i]);
+			enum pa_outcome o = r ? r->outcome : PA_MISSING;
 
 			if (colour)
 				fprintf(f, "%s%c\033[0m", col_esc[o], outcome_char[o]);
@@ -561,7 +546,7 @@ void rp_matrix_text(FILE *f, const struct rp_matrix *m, bool colour)
 		const struct rp_run *run = m->cols[c].run;
 
 		for (int i = 0; i < run->n; i++)
-			if (run->r[i].outcome == RP_FAIL && !strcmp(run->r[i].cell, m->cols[c].cell))
+			if (run->r[i].outcome == PA_FAIL && !strcmp(run->r[i].cell, m->cols[c].cell))
 				fprintf(f, "# FAIL [%s] %s: %s\n", run->label, run->r[i].name,
 					run->r[i].detail);
 	}
@@ -598,12 +583,12 @@ static void count_run(const struct rp_run *run, const char *cell, int n[6])
 }
 
 /* The worst outcome of a case over the cells of one run: fail, xpass,
- * xfail, pass, skip; RP_MISSING when it did not run there at all. */
-static enum rp_outcome worst(const struct rp_run *run, const char *cas, int *ncells)
+ * xfail, pass, skip; PA_MISSING when it did not run there at all. */
+static enum pa_outcome worst(const struct rp_run *run, const char *cas, int *ncells)
 {
-	static const int rank[] = { [RP_FAIL] = 5, [RP_XPASS] = 4, [RP_XFAIL] = 3,
-				    [RP_PASS] = 2, [RP_SKIP] = 1, [RP_MISSING] = 0 };
-	enum rp_outcome w = RP_MISSING;
+	static const int rank[] = { [PA_FAIL] = 5, [PA_XPASS] = 4, [PA_XFAIL] = 3,
+				    [PA_PASS] = 2, [PA_SKIP] = 1, [PA_MISSING] = 0 };
+	enum pa_outcome w = PA_MISSING;
 
 	*ncells = 0;
 	for (int i = 0; i < run->n; i++)
@@ -622,9 +607,9 @@ static const char *variant(const struct rp_run *run, const char *cas)
 	bool old = false, new = false;
 
 	for (int j = 0; j < run->n; j++) {
-		const struct rp_result *r = &run->r[j];
+		const struct pa_result *r = &run->r[j];
 
-		if (r->outcome != RP_PASS || strcmp(r->cas, cas))
+		if (r->outcome != PA_PASS || strcmp(r->cas, cas))
 			continue;
 		old |= !strncmp(r->detail, "old behaviour", 13);
 		new |= !strncmp(r->detail, "new behaviour", 13);
@@ -637,12 +622,12 @@ static const char *variant(const struct rp_run *run, const char *cas)
 static bool row_differs(const struct rp_matrix *m, const char *cas)
 {
 	for (int a = 0; a < m->ncols; a++) {
-		const struct rp_result *ra = rp_matrix_at(m, a, cas);
+		const struct pa_result *ra = rp_matrix_at(m, a, cas);
 
 		if (!ra)
 			continue;
 		for (int b = a + 1; b < m->ncols; b++) {
-			const struct rp_result *rb;
+			const struct pa_result *rb;
 
 			if (m->cols[b].run == m->cols[a].run || strcmp(m->cols[a].cell, m->cols[b].cell))
 				continue;
@@ -681,30 +666,30 @@ static void overview_html(FILE *f, const struct rp_matrix *m, const struct rp_ru
 		for (int k = 0; k < runs->n; k++) {
 			const struct rp_run *run = &runs->v[k];
 			int n;
-			enum rp_outcome o = worst(run, m->cases[i], &n);
+			enum pa_outcome o = worst(run, m->cases[i], &n);
 			const char *v;
 
-			fprintf(f, "<td class=\"%s first\" title=\"", outcome_names[o]);
+			fprintf(f, "<td class=\"%s first\" title=\"", pa_outcome_name(o));
 			rp_xml_str(f, run->label);
 			fputs(": ", f);
 			rp_xml_str(f, m->cases[i]);
 			if (!n)
 				fputs(" \xe2\x80\x94 not run", f);
 			for (int j = 0; j < run->n; j++) {
-				const struct rp_result *r = &run->r[j];
+				const struct pa_result *r = &run->r[j];
 
 				if (strcmp(r->cas, m->cases[i]))
 					continue;
 				fputs("&#10;", f);
 				rp_xml_str(f, r->cell);
-				fprintf(f, ": %s", outcome_names[r->outcome]);
+				fprintf(f, ": %s", pa_outcome_name(r->outcome));
 				if (r->detail[0]) {
 					fputs(" \xe2\x80\x94 ", f);
 					rp_xml_str(f, r->detail);
 				}
 			}
 			fprintf(f, "\">%s", sym[o]);
-			v = o == RP_PASS ? variant(run, m->cases[i]) : "";
+			v = o == PA_PASS ? variant(run, m->cases[i]) : "";
 			if (*v)
 				fprintf(f, " <small>%s</small>", v);
 			fputs("</td>", f);
@@ -730,7 +715,10 @@ static const char *col_sep(const struct rp_matrix *m, int c)
 
 void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs)
 {
-	static const char *const sym[] = { "&#10003;", "&#10007;", "&ndash;", "x", "!", "" };
+	static const char *const sym[] = {
+		[PA_PASS] = "&#10003;", [PA_FAIL] = "&#10007;", [PA_SKIP] = "&ndash;",
+		[PA_XFAIL] = "x", [PA_XPASS] = "!", [PA_MISSING] = "",
+	};
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<title>perfabi matrix</title>\n<style>\n"
@@ -772,9 +760,12 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 		"Columns are <i>identity/paranoid level</i>. Hover a cell for the result name and the skip reason or diagnostic.</p>\n",
 		m->ncases, m->ncols, runs->n, runs->n == 1 ? "" : "s");
 	fputs("<div class=\"legend\">", f);
-	for (int o = RP_PASS; o <= RP_MISSING; o++)
+	for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
+		enum pa_outcome o = listed[i];
+
 		fprintf(f, "<span><span class=\"sw %s\"%s>%s</span>%s</span>",
-			outcome_names[o], o == RP_SKIP ? "" : " style=\"color:#fff\"", sym[o], o == RP_MISSING ? "not run in this cell" : outcome_names[o]);
+			pa_outcome_name(o), o == PA_SKIP ? "" : " style=\"color:#fff\"", sym[o], o == PA_MISSING ? "not run in this cell" : pa_outcome_name(o));
+	}
 	fputs("</div>\n<table class=\"runs\"><tr><th>result set</th><th>directory</th>"
 	      "<th>pass</th><th>fail</th><th>skip</th><th>xfail</th><th>xpass</th></tr>\n", f);
 	for (int k = 0; k < runs->n; k++) {
@@ -786,8 +777,8 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 		fputs("</b></td><td>", f);
 		rp_xml_str(f, runs->v[k].dir);
 		fputs("</td>", f);
-		for (int o = RP_PASS; o <= RP_XPASS; o++)
-			fprintf(f, "<td class=\"n\">%d</td>", n[o]);
+		for (size_t i = 0; i + 1 < sizeof(listed) / sizeof(listed[0]); i++)
+			fprintf(f, "<td class=\"n\">%d</td>", n[listed[i]]);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -819,7 +810,7 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 		rp_xml_str(f, m->cols[c].run->label);
 		fputc(' ', f);
 		rp_xml_str(f, m->cols[c].cell);
-		fprintf(f, ": %d pass, %d fail, %d skip, %d xfail, %d xpass\"><div>", n[0], n[1], n[2], n[3], n[4]);
+		fprintf(f, ": %d pass, %d fail, %d skip, %d xfail, %d xpass\"><div>", n[PA_PASS], n[PA_FAIL], n[PA_SKIP], n[PA_XFAIL], n[PA_XPASS]);
 		rp_xml_str(f, sc);
 		fputs("</div></th>", f);
 	}
@@ -835,15 +826,15 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 		rp_xml_str(f, m->cases[i]);
 		fputs("</th>", f);
 		for (int c = 0; c < m->ncols; c++) {
-			const struct rp_result *r = rp_matrix_at(m, c, m->cases[i]);
-			enum rp_outcome o = r ? r->outcome : RP_MISSING;
-			fprintf(f, "<td class=\"%s%s\" title=\"", outcome_names[o], col_sep(m, c));
+			const struct pa_result *r = rp_matrix_at(m, c, m->cases[i]);
+			enum pa_outcome o = r ? r->outcome : PA_MISSING;
+			fprintf(f, "<td class=\"%s%s\" title=\"", pa_outcome_name(o), col_sep(m, c));
 			rp_xml_str(f, m->cols[c].run->label);
 			fputs(": ", f);
 			rp_xml_str(f, m->cases[i]);
 			fputc('@', f);
 			rp_xml_str(f, m->cols[c].cell);
-			fprintf(f, " \xe2\x80\x94 %s", o == RP_MISSING ? "not run" : outcome_names[o]);
+			fprintf(f, " \xe2\x80\x94 %s", o == PA_MISSING ? "not run" : pa_outcome_name(o));
 			if (r && r->detail[0]) {
 				fputs(": ", f);
 				rp_xml_str(f, r->detail);
@@ -859,9 +850,9 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 
 		for (int k = 0; k < runs->n; k++)
 			for (int i = 0; i < runs->v[k].n; i++) {
-				const struct rp_result *r = &runs->v[k].r[i];
+				const struct pa_result *r = &runs->v[k].r[i];
 
-				if (r->outcome != RP_FAIL)
+				if (r->outcome != PA_FAIL)
 					continue;
 				if (!any)
 					fputs("<h2>Failures</h2>\n<ul class=\"fails\">\n", f);
@@ -891,9 +882,9 @@ void rp_junit(FILE *f, const struct rp_run *run)
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"perfabi ", f);
 	rp_xml_str(f, run->label);
 	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" time=\"%.3f\">\n",
-		run->n, n[RP_FAIL], n[RP_SKIP] + n[RP_XFAIL], total / 1000.0);
+		run->n, n[PA_FAIL], n[PA_SKIP] + n[PA_XFAIL], total / 1000.0);
 	for (int i = 0; i < run->n; i++) {
-		const struct rp_result *r = &run->r[i];
+		const struct pa_result *r = &run->r[i];
 		const char *slash = strchr(r->cas, '/');
 
 		fputs("  <testcase classname=\"", f);
@@ -908,18 +899,18 @@ void rp_junit(FILE *f, const struct rp_run *run)
 		rp_xml_str(f, r->name);
 		fprintf(f, "\" time=\"%.3f\"", r->duration_ms / 1000.0);
 		switch (r->outcome) {
-		case RP_FAIL:
+		case PA_FAIL:
 			fputs(">\n    <failure message=\"", f);
 			rp_xml_str(f, r->detail);
 			fputs("\"/>\n  </testcase>\n", f);
 			break;
-		case RP_SKIP:
-		case RP_XFAIL:
-			fprintf(f, ">\n    <skipped message=\"%s", r->outcome == RP_XFAIL ? "XFAIL: " : "");
+		case PA_SKIP:
+		case PA_XFAIL:
+			fprintf(f, ">\n    <skipped message=\"%s", r->outcome == PA_XFAIL ? "XFAIL: " : "");
 			rp_xml_str(f, r->detail);
 			fputs("\"/>\n  </testcase>\n", f);
 			break;
-		case RP_XPASS:
+		case PA_XPASS:
 			fputs(">\n    <system-out>XPASS: ", f);
 			rp_xml_str(f, r->detail);
 			fputs("</system-out>\n  </testcase>\n", f);
@@ -970,17 +961,17 @@ void rp_kcidb_path(char *out, size_t len, const char *name)
 	out[o] = 0;
 }
 
-const char *rp_kcidb_status(const struct rp_result *r)
+const char *rp_kcidb_status(const struct pa_result *r)
 {
 	switch (r->outcome) {
-	case RP_PASS:
-	case RP_XPASS:
+	case PA_PASS:
+	case PA_XPASS:
 		return "PASS";
-	case RP_SKIP:
+	case PA_SKIP:
 		return "SKIP";
-	case RP_MISSING:
+	case PA_MISSING:
 		return "MISS";
-	case RP_XFAIL:
+	case PA_XFAIL:
 		return "FAIL";
 	default:
 		/* the case binary itself broke: the kernel's state is unknown */
@@ -1050,7 +1041,7 @@ void rp_kcidb(FILE *f, const char *origin, const struct rp_runs *runs,
 		const struct rp_run *run = &runs->v[k];
 
 		for (int i = 0; i < run->n; i++, n++) {
-			const struct rp_result *r = &run->r[i];
+			const struct pa_result *r = &run->r[i];
 			bool first = true;
 
 			fprintf(f, "%s\n  {", n ? "," : "");
@@ -1064,9 +1055,9 @@ void rp_kcidb(FILE *f, const char *origin, const struct rp_runs *runs,
 			fprintf(f, ", \"status\": \"%s\", \"duration\": %.3f", rp_kcidb_status(r),
 				r->duration_ms / 1000.0);
 			kv(f, &first, "start_time", meta[k].start_time);
-			if (r->outcome == RP_XFAIL)
+			if (r->outcome == PA_XFAIL)
 				snprintf(excerpt, sizeof(excerpt), "known kernel bug (perfabi XFAIL): %s", r->detail);
-			else if (r->outcome == RP_XPASS)
+			else if (r->outcome == PA_XPASS)
 				snprintf(excerpt, sizeof(excerpt), "passed although a known kernel bug was expected (perfabi XPASS): %s",
 					 r->detail);
 			else
@@ -1075,7 +1066,7 @@ void rp_kcidb(FILE *f, const char *origin, const struct rp_runs *runs,
 			fputs(", \"misc\": {", f);
 			first = true;
 			kv(f, &first, "perfabi_result", r->name);
-			kv(f, &first, "perfabi_outcome", rp_outcome_name(r->outcome));
+			kv(f, &first, "perfabi_outcome", pa_outcome_name(r->outcome));
 			fputs("}}", f);
 		}
 	}

@@ -9,10 +9,12 @@ CMOCKA_LIBS ?= -lcmocka
 UNIT_SRC    := $(sort $(wildcard tests/unit/test_*.c))
 UNITS       := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 RUN_LIB_OBJ := $(filter-out %/main.o,$(RUN_OBJ))
+# the runner's outputs are written by perfabi-report's writers
+UNIT_OBJ    := $(RUN_LIB_OBJ) $(BUILD)/obj/harness/report_lib.o
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(RUN_LIB_OBJ) $(LIB) $(BUILD)/abi-check.stamp $(HDRS)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(UNIT_OBJ) $(LIB) $(BUILD)/abi-check.stamp $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< $(RUN_LIB_OBJ) $(BUILD)/obj/abi_check.o $(LIB) -o $@ $(LDFLAGS) $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS) $< $(UNIT_OBJ) $(BUILD)/obj/abi_check.o $(LIB) -o $@ $(LDFLAGS) $(CMOCKA_LIBS)
 
 # test_ring stands in for the kernel behind pa_touch_pages()
 $(BUILD)/tests/test_ring: LDFLAGS += -Wl,--wrap=pa_touch_pages

@@ -11,6 +11,24 @@
 
 #define PA_MAX_PMUS 64
 
+/*
+ * One result: what the runner makes of a case's run in one cell, what
+ * results.tsv holds one line of, and what every writer (KTAP, results.tsv,
+ * summary.json, JUnit, KCIDB, HTML) and perfabi-report's readers use.
+ */
+struct pa_result {
+	char name[192];			/* area/case[@identity,paranoid=N] */
+	char cas[160];			/* area/case: the name up to its '@' */
+	char cell[64];			/* identity,paranoid=N, or "" */
+	enum pa_outcome outcome;
+	long duration_ms;
+	char detail[512];
+};
+/* Set r's name, and cas and cell from it. */
+void pa_result_name(struct pa_result *r, const char *name);
+/* "pass", "fail", "xfail", "xpass", "skip" -> the outcome; -1 otherwise. */
+int pa_outcome_parse(const char *s);
+
 /* Everything a requirement or an expectation can depend on. */
 struct pa_context {
 	struct pa_kver kernel;

@@ -18,8 +18,26 @@ const char *pa_outcome_name(enum pa_outcome o)
 	case PA_XFAIL: return "xfail";
 	case PA_XPASS: return "xpass";
 	case PA_SKIP: return "skip";
+	case PA_MISSING: return "missing";
 	}
-	return "fail";
+	return "?";
+}
+
+int pa_outcome_parse(const char *s)
+{
+	for (int o = PA_PASS; o <= PA_SKIP; o++)
+		if (!strcmp(s, pa_outcome_name((enum pa_outcome)o)))
+			return o;
+	return -1;
+}
+
+void pa_result_name(struct pa_result *r, const char *name)
+{
+	size_t at = strcspn(name, "@");
+
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(r->cas, sizeof(r->cas), "%.*s", (int)at, name);
+	snprintf(r->cell, sizeof(r->cell), "%s", name[at] ? name + at + 1 : "");
 }
 
 static const struct { int err; const char *name; } errnames[] = {

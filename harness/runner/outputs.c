@@ -211,27 +211,12 @@ static void write_summary(FILE *f, const struct pa_context *ctx, const char *run
 	fprintf(f, "  ]\n}\n");
 }
 
-/* The results as perfabi-report's run (one column per cell). */
+/* The results as perfabi-report's run (one column per cell): the very
+ * records the runner printed, which its writers read as they are. */
 static void to_rp_run(struct rp_run *run, const struct pa_result *res, int n)
 {
-	run->r = calloc((size_t)n + 1, sizeof(*run->r));
-	for (int i = 0; run->r && i < n; i++) {
-		char *line = NULL;
-
-		if (asprintf(&line, "%s\t%s\t%ld\t%s", res[i].name, pa_outcome_name(res[i].outcome),
-			     res[i].duration_ms, res[i].detail) < 0)
-			break;
-		if (!rp_parse_line(line, &run->r[run->n]))
-			run->n++;
-		free(line);
-	}
-}
-
-static void free_rp_run(struct rp_run *run)
-{
-	for (int i = 0; i < run->n; i++)
-		rp_result_free(&run->r[i]);
-	free(run->r);
+	run->r = (struct pa_result *)res;
+	run->n = n;
 }
 
 /* --junit FILE: the results as JUnit XML, by perfabi-report's writer. */
@@ -245,7 +230,6 @@ static int write_junit(const char *path, const char *label, const struct pa_resu
 		return -1;
 	to_rp_run(&run, res, n);
 	rp_junit(f, &run);
-	free_rp_run(&run);
 	if (fclose(f))
 		rc = -1;
 	return rc;
@@ -281,7 +265,6 @@ static int write_kcidb(const char *path, const char *origin, const struct pa_con
 	m.comment = comment;
 	to_rp_run(&run, res, n);
 	rp_kcidb(f, origin, &runs, &m);
-	free_rp_run(&run);
 	if (fclose(f))
 		rc = -1;
 	return rc;
@@ -302,7 +285,6 @@ static int write_html(FILE *f, const char *dir, const char *label, const struct 
 	else
 		rp_matrix_html(f, &m, &runs);
 	rp_matrix_free(&m);
-	free_rp_run(&run);
 	if (fclose(f))
 		rc = -1;
 	return rc;

@@ -53,14 +53,6 @@ int pa_discover(const char *dir, struct pa_case_info **out, int *n);
 void pa_case_load_infos(struct pa_case_info *v, int n, int jobs);
 bool pa_name_selected(const struct pa_opts *o, const char *name);
 
-/* One result of a run. */
-struct pa_result {
-	char name[192];			/* area/case[@identity,paranoid=N] */
-	enum pa_outcome outcome;
-	long duration_ms;
-	char detail[512];
-};
-
 struct pa_counts { int n[5]; };
 void pa_count(struct pa_counts *c, enum pa_outcome o);
 /* "N passed, N failed, N skipped" plus the xfail/xpass counts. */

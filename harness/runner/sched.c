@@ -50,7 +50,7 @@ static void collect(const struct pa_job *job, const struct pa_exec *e,
 	enum pa_outcome parsed = PA_FAIL;
 	bool have = false;
 
-	snprintf(r->name, sizeof(r->name), "%s", job->name);
+	pa_result_name(r, job->name);
 	r->duration_ms = e->duration_ms;
 	if (e->output)
 		pa_text_sanitize(e->output, true);
@@ -255,7 +255,7 @@ static void start_ready(struct sched *s)
 		bool alone = job->ci->alone || s->nslots == 1;
 		int k;
 
-		snprintf(run->res[x].name, sizeof(run->res[x].name), "%s", job->name);
+		pa_result_name(&run->res[x], job->name);
 		if (job->ci->timeout < 0) {
 			decided(s, x, PA_FAIL, "runner: '%s --info' failed", job->ci->path);
 			continue;

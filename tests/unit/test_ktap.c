@@ -135,7 +135,9 @@ static void outcome_names(void **state)
 	(void)state;
 	assert_string_equal(pa_outcome_name(PA_PASS), "pass");
 	assert_string_equal(pa_outcome_name(PA_XPASS), "xpass");
-	assert_string_equal(pa_outcome_name((enum pa_outcome)99), "fail");
+	assert_string_equal(pa_outcome_name(PA_SKIP), "skip");
+	assert_string_equal(pa_outcome_name(PA_MISSING), "missing");
+	assert_string_equal(pa_outcome_name((enum pa_outcome)99), "?");
 }
 
 static void errno_names(void **state)

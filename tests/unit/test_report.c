@@ -20,14 +20,14 @@ static void parse_text(struct rp_run *run, const char *text)
 
 static void test_parse_line(void **state)
 {
-	struct rp_result r;
+	struct pa_result r;
 
 	(void)state;
 	assert_int_equal(rp_parse_line("read/x@user,paranoid=2\tfail\t12\tcheck failed: a\tb\n", &r), 0);
 	assert_string_equal(r.name, "read/x@user,paranoid=2");
 	assert_string_equal(r.cas, "read/x");
 	assert_string_equal(r.cell, "user,paranoid=2");
-	assert_int_equal(r.outcome, RP_FAIL);
+	assert_int_equal(r.outcome, PA_FAIL);
 	assert_int_equal(r.duration_ms, 12);
 	/* a tab in the detail stays in the detail, made a space like any
 	 * control character */
@@ -45,12 +45,12 @@ static void test_parse_line(void **state)
 	assert_string_equal(r.cas, "open/y");
 	assert_string_equal(r.cell, "");
 	assert_string_equal(r.detail, "");
-	assert_int_equal(r.outcome, RP_SKIP);
+	assert_int_equal(r.outcome, PA_SKIP);
 	rp_result_free(&r);
 
 	/* two fields are enough */
 	assert_int_equal(rp_parse_line("a/b@root,paranoid=-1\txpass", &r), 0);
-	assert_int_equal(r.outcome, RP_XPASS);
+	assert_int_equal(r.outcome, PA_XPASS);
 	assert_int_equal(r.duration_ms, 0);
 	rp_result_free(&r);
 
@@ -63,10 +63,10 @@ static void test_parse_line(void **state)
 static void test_outcome_names(void **state)
 {
 	(void)state;
-	for (int o = RP_PASS; o <= RP_XPASS; o++)
-		assert_int_equal(rp_outcome_parse(rp_outcome_name(o)), o);
-	assert_int_equal(rp_outcome_parse("missing"), -1);
-	assert_string_equal(rp_outcome_name(RP_MISSING), "missing");
+	for (int o = PA_PASS; o <= PA_SKIP; o++)
+		assert_int_equal(pa_outcome_parse(pa_outcome_name(o)), o);
+	assert_int_equal(pa_outcome_parse("missing"), -1);
+	assert_string_equal(pa_outcome_name(PA_MISSING), "missing");
 }
 
 static void test_parse_text_errors(void **state)
@@ -162,7 +162,7 @@ static void test_matrix(void **state)
 	assert_string_equal(m.cols[1].cell, "user,paranoid=2");
 	assert_string_equal(m.cols[2].cell, "root,paranoid=3");
 	assert_null(rp_matrix_at(&m, 1, "a/one"));
-	assert_int_equal(rp_matrix_at(&m, 1, "b/two")->outcome, RP_SKIP);
+	assert_int_equal(rp_matrix_at(&m, 1, "b/two")->outcome, PA_SKIP);
 
 	CAPTURE(out, rp_matrix_text(f, &m, false));
 	assert_non_null(strstr(out, "a/one F. P\n"));
@@ -245,7 +245,7 @@ static void test_load_dirs(void **state)
 /* KCIDB: dotted stable paths, the outcome mapping, the origin rule */
 static void test_kcidb_names(void **state)
 {
-	struct rp_result r = { 0 };
+	struct pa_result r = { 0 };
 	char p[256];
 
 	(void)state;
@@ -255,16 +255,16 @@ static void test_kcidb_names(void **state)
 	assert_string_equal(p, "perfabi.open.x.root_p-1");
 	rp_kcidb_path(p, sizeof(p), "vm/hung@6.12.0+deb12 x//y/");
 	assert_string_equal(p, "perfabi.vm.hung.6_12_0_deb12_x.y");
-	r.detail = (char *)"";
-	r.outcome = RP_XFAIL;
+	r.detail[0] = 0;
+	r.outcome = PA_XFAIL;
 	assert_string_equal(rp_kcidb_status(&r), "FAIL");
-	r.outcome = RP_XPASS;
+	r.outcome = PA_XPASS;
 	assert_string_equal(rp_kcidb_status(&r), "PASS");
-	r.outcome = RP_SKIP;
+	r.outcome = PA_SKIP;
 	assert_string_equal(rp_kcidb_status(&r), "SKIP");
-	r.outcome = RP_FAIL;
+	r.outcome = PA_FAIL;
 	assert_string_equal(rp_kcidb_status(&r), "FAIL");
-	r.detail = (char *)"runner: case binary exited 127";
+	snprintf(r.detail, sizeof(r.detail), "runner: case binary exited 127");
 	assert_string_equal(rp_kcidb_status(&r), "ERROR");
 	assert_true(rp_kcidb_origin_ok("perfabi"));
 	assert_true(rp_kcidb_origin_ok("lkft_2"));
