@@ -713,13 +713,15 @@ static const char *col_sep(const struct rp_matrix *m, int c)
 	return " ";
 }
 
-void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs)
-{
-	static const char *const sym[] = {
-		[PA_PASS] = "&#10003;", [PA_FAIL] = "&#10007;", [PA_SKIP] = "&ndash;",
-		[PA_XFAIL] = "x", [PA_XPASS] = "!", [PA_MISSING] = "",
-	};
+/* The outcome symbols of the HTML cells, by outcome. */
+static const char *const html_sym[] = {
+	[PA_PASS] = "&#10003;", [PA_FAIL] = "&#10007;", [PA_SKIP] = "&ndash;",
+	[PA_XFAIL] = "x", [PA_XPASS] = "!", [PA_MISSING] = "",
+};
 
+/* The page's head: its style sheet and title. */
+static void html_head(FILE *f)
+{
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<title>perfabi matrix</title>\n<style>\n"
 	      "body{font:14px/1.35 system-ui,-apple-system,'Segoe UI',sans-serif;margin:16px;color:#1d2329;background:#fff}\n"
@@ -756,6 +758,11 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 	      "ul.fails li{margin:2px 0}\n"
 	      "#differ:checked ~ .wrap tr.same { display: none; }\n"
 	      "</style></head><body>\n<h1>perfabi: perf_event_open(2) ABI results</h1>\n", f);
+}
+
+/* What the page shows, the legend, and one line of counts per result set. */
+static void html_summary(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs)
+{
 	fprintf(f, "<p class=\"sub\">%d cases &times; %d columns (kernel &times; identity, paranoid level) from %d result set%s. "
 		"Columns are <i>identity/paranoid level</i>. Hover a cell for the result name and the skip reason or diagnostic.</p>\n",
 		m->ncases, m->ncols, runs->n, runs->n == 1 ? "" : "s");
@@ -764,7 +771,7 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 		enum pa_outcome o = listed[i];
 
 		fprintf(f, "<span><span class=\"sw %s\"%s>%s</span>%s</span>",
-			pa_outcome_name(o), o == PA_SKIP ? "" : " style=\"color:#fff\"", sym[o], o == PA_MISSING ? "not run in this cell" : pa_outcome_name(o));
+			pa_outcome_name(o), o == PA_SKIP ? "" : " style=\"color:#fff\"", html_sym[o], o == PA_MISSING ? "not run in this cell" : pa_outcome_name(o));
 	}
 	fputs("</div>\n<table class=\"runs\"><tr><th>result set</th><th>directory</th>"
 	      "<th>pass</th><th>fail</th><th>skip</th><th>xfail</th><th>xpass</th></tr>\n", f);
@@ -782,7 +789,11 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	overview_html(f, m, runs, sym);
+}
+
+/* The grid's heading: one column group per result set, one column per cell. */
+static void html_grid_head(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs)
+{
 	fputs("<h2>Every cell</h2>\n<p class=\"sub\">One column per kernel (or run) &times; identity/paranoid level. "
 	      "Privilege-sensitive cases run in every cell, the others as root and user at the kernel's own level.</p>\n", f);
 	if (runs->n > 1)
@@ -814,7 +825,11 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 		rp_xml_str(f, sc);
 		fputs("</div></th>", f);
 	}
-	fputs("</tr></thead>\n<tbody>\n", f);
+}
+
+/* One row per case, one cell per column, its result in the title. */
+static void html_grid_rows(FILE *f, const struct rp_matrix *m)
+{
 	for (int i = 0; i < m->ncases; i++) {
 		/* a line between areas */
 		bool area = i && strncmp(m->cases[i], m->cases[i - 1], strcspn(m->cases[i], "/") + 1);
@@ -839,35 +854,48 @@ void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *ru
 				fputs(": ", f);
 				rp_xml_str(f, r->detail);
 			}
-			fprintf(f, "\">%s</td>", sym[o]);
+			fprintf(f, "\">%s</td>", html_sym[o]);
 		}
 		fputs("</tr>\n", f);
 	}
+}
+
+/* The failures in full, below the grid. */
+static void html_failures(FILE *f, const struct rp_runs *runs)
+{
+	bool any = false;
+
+	for (int k = 0; k < runs->n; k++)
+		for (int i = 0; i < runs->v[k].n; i++) {
+			const struct pa_result *r = &runs->v[k].r[i];
+
+			if (r->outcome != PA_FAIL)
+				continue;
+			if (!any)
+				fputs("<h2>Failures</h2>\n<ul class=\"fails\">\n", f);
+			any = true;
+			fputs("<li><b>", f);
+			rp_xml_str(f, runs->v[k].label);
+			fputs("</b> ", f);
+			rp_xml_str(f, r->name);
+			fputs(": ", f);
+			rp_xml_str(f, r->detail);
+			fputs("</li>\n", f);
+		}
+	if (any)
+		fputs("</ul>\n", f);
+}
+
+void rp_matrix_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs)
+{
+	html_head(f);
+	html_summary(f, m, runs);
+	overview_html(f, m, runs, html_sym);
+	html_grid_head(f, m, runs);
+	fputs("</tr></thead>\n<tbody>\n", f);
+	html_grid_rows(f, m);
 	fputs("</tbody></table></div>\n", f);
-	/* the failures in full, below the grid */
-	{
-		bool any = false;
-
-		for (int k = 0; k < runs->n; k++)
-			for (int i = 0; i < runs->v[k].n; i++) {
-				const struct pa_result *r = &runs->v[k].r[i];
-
-				if (r->outcome != PA_FAIL)
-					continue;
-				if (!any)
-					fputs("<h2>Failures</h2>\n<ul class=\"fails\">\n", f);
-				any = true;
-				fputs("<li><b>", f);
-				rp_xml_str(f, runs->v[k].label);
-				fputs("</b> ", f);
-				rp_xml_str(f, r->name);
-				fputs(": ", f);
-				rp_xml_str(f, r->detail);
-				fputs("</li>\n", f);
-			}
-		if (any)
-			fputs("</ul>\n", f);
-	}
+	html_failures(f, runs);
 	fputs("</body></html>\n", f);
 }
 
