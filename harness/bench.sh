@@ -47,7 +47,8 @@ start), 2 bad usage.
 USAGE
 }
 
-die() { echo "bench.sh: $*" >&2; exit 2; }
+PA_PROG=bench.sh
+. harness/lib.sh
 
 RUNS=3 RESULTS=results RUN_ID=bench-$(date -u +%Y%m%d-%H%M%S) LOAD=0
 RARGS=()

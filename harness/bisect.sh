@@ -62,8 +62,8 @@ interrupted by signal N.
 USAGE
 }
 
-say() { echo "bisect: $*" >&2; }
-now() { date +%s.%N; }
+PA_PROG=bisect
+. harness/lib.sh
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 # ------------------------------------------------------------- arguments

@@ -55,8 +55,8 @@ is still reported when counters came back), 2 bad usage or setup.
 USAGE
 }
 
-die() { echo "kcov.sh: $*" >&2; exit 2; }
-say() { echo "kcov.sh: $*" >&2; }
+PA_PROG=kcov.sh
+. harness/lib.sh
 
 need_lcov() {
 	command -v lcov >/dev/null && command -v genhtml >/dev/null && command -v gcov >/dev/null && return 0
@@ -150,14 +150,6 @@ classify() {
 
 pct() { awk -v h="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.1f", 100 * h / t; else printf "-" }'; }
 
-js() {
-	local s=$1
-	s=${s//\\/\\\\}
-	s=${s//\"/\\\"}
-	s=${s//$'\t'/\\t}
-	s=${s//$'\n'/\\n}
-	printf '"%s"' "$s"
-}
 
 # the table, summary.json and unentered.txt of KDIR from its tracefiles
 summarise() {

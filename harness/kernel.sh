@@ -77,9 +77,8 @@ shown; the whole log is in the build directory), 2 bad usage or setup.
 USAGE
 }
 
-die() { echo "kernel.sh: $*" >&2; exit 2; }
-say() { echo "kernel.sh: $*" >&2; }
-now() { date +%s.%N; }
+PA_PROG=kernel.sh
+. harness/lib.sh
 took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 
 # ------------------------------------------------------------------ sources

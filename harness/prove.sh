@@ -44,8 +44,8 @@ Exit status: 0 every fix proven, 1 some fix not proven, 2 bad usage.
 USAGE
 }
 
-die() { echo "prove.sh: $*" >&2; exit 2; }
-say() { echo "prove.sh: $*" >&2; }
+PA_PROG=prove.sh
+. harness/lib.sh
 
 TREE=6.12 RESULTS=results RUN_ID=prove-$(date -u +%Y%m%d-%H%M%S) LIMIT=10
 COMMITS=()

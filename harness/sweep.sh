@@ -68,9 +68,8 @@ a guest crashed or a variant's option was not turned off, 2 bad usage.
 USAGE
 }
 
-die() { echo "sweep.sh: $*" >&2; exit 2; }
-say() { echo "sweep.sh: $*" >&2; }
-now() { date +%s.%N; }
+PA_PROG=sweep.sh
+. harness/lib.sh
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'; }
 
 # ---------------------------------------------------------------- variants

@@ -90,8 +90,8 @@ Exit status: 0 nothing failed, 1 a case failed or a guest crashed or hung,
 USAGE
 }
 
-die() { echo "vm.sh: $*" >&2; exit 2; }
-say() { echo "vm.sh: $*" >&2; }
+PA_PROG=vm.sh
+. harness/lib.sh
 
 # ---------------------------------------------------------------- arguments
 kernels=()
@@ -459,15 +459,6 @@ end_watch() { # raw-console pid
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", b - a}'; }
 
 # ------------------------------------------------------------ JSON helper
-js() { # JSON string
-	local s=$1
-	s=${s//\\/\\\\}
-	s=${s//\"/\\\"}
-	s=${s//$'\t'/\\t}
-	s=${s//$'\n'/\\n}
-	s=${s//$'\r'/}
-	printf '"%s"' "$s"
-}
 
 config_json() { # config file -> {"CONFIG_X": "y", ...}
 	local cfg=$1 first=1 v
