@@ -50,12 +50,20 @@ HDRS     := $(wildcard harness/*.h harness/*.def harness/lib/*.h harness/runner/
 # A case or fixture whose source is gone (deleted or renamed) loses its
 # binary, so neither the runner nor a VM image runs a stale case.
 STALE := $(filter-out $(CASES) $(FIXTURES) %.gcno %.gcda,$(wildcard $(BUILD)/cases/*/* $(BUILD)/fixtures/*))
-all: $(if $(strip $(STALE)),prune) $(RUNNER) $(CASES) $(FIXTURES) $(PARKED) $(BUILD)/abi-check.stamp $(BUILD)/abi-map.txt
+all: $(if $(strip $(STALE)),prune) $(RUNNER) $(CASES) $(FIXTURES) $(PARKED) $(BUILD)/abi-check.stamp $(BUILD)/abi-map.txt $(BUILD)/covers.stamp
 
 prune:
 	@echo "removing binaries whose source is gone: $(patsubst $(BUILD)/%,%,$(STALE))"
 	@rm -f $(STALE)
 	@find $(BUILD)/cases -mindepth 1 -type d -empty -delete
+
+# A case whose .covers names an element that is not in the ABI map fails
+# the build: the case sources changed since the last check (all of them
+# when the map changed) against cases/abi-map.txt.
+$(BUILD)/covers.stamp: $(CASE_SRC) cases/abi-map.txt harness/covers-check.sh
+	@mkdir -p $(dir $@)
+	@harness/covers-check.sh cases/abi-map.txt $(if $(filter cases/abi-map.txt harness/covers-check.sh,$?),$(CASE_SRC),$(filter cases/%.c,$?))
+	@touch $@
 
 # The runner reports coverage of the ABI map next to it (also inside VMs).
 $(BUILD)/abi-map.txt: cases/abi-map.txt

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# harness/covers-check.sh MAP CASE.c...: every element a case names in its
+# .covers is an element of the ABI map (cases/abi-map.txt). The Makefile
+# runs it on the case sources that changed (all of them when the map
+# changed), so that a typo in .covers fails the build instead of running
+# silently. One line per unknown element, exit 1; 2 on bad usage.
+[ $# -ge 1 ] && [ -r "$1" ] || { echo "covers-check.sh: usage: covers-check.sh MAP CASE.c..." >&2; exit 2; }
+map=$1
+shift
+[ $# -eq 0 ] && exit 0
+awk '
+	FNR == 1 && NR == FNR { inmap = 1 }
+	FNR == 1 && NR != FNR { inmap = 0 }
+	inmap {
+		if ($0 !~ /^[ \t]*(#|$)/)
+			known[$1] = 1
+		next
+	}
+	FNR == 1 { grab = 0; text = "" }
+	/\.covers[ \t]*=/ { grab = 1; text = "" }
+	grab {
+		text = text $0
+		# the field ends where its last string is followed by "," or "}"
+		if ($0 ~ /"[ \t]*(,|\))[ \t]*(\/\*.*)?$/) {
+			grab = 0
+			s = text
+			sub(/^[^"]*/, "", s)
+			names = ""
+			while (match(s, /"[^"]*"/)) {
+				names = names " " substr(s, RSTART + 1, RLENGTH - 2)
+				s = substr(s, RSTART + RLENGTH)
+			}
+			n = split(names, w, /[ \t]+/)
+			for (i = 1; i <= n; i++)
+				if (w[i] != "" && !(w[i] in known)) {
+					printf "%s: .covers names %s, which is not in %s\n", FILENAME, w[i], MAP
+					bad = 1
+				}
+			if (!n || names ~ /^[ \t]*$/) {
+				printf "%s: .covers names no ABI element\n", FILENAME
+				bad = 1
+			}
+		}
+	}
+	END { exit bad }
+' MAP="$map" "$map" "$@"
