@@ -24,6 +24,26 @@ struct pa_result {
 	long duration_ms;
 	char detail[512];
 };
+
+/* What the runner knows of a case: its place, and what of its --info it
+ * keeps (lib/info.c has the table of --info lines). */
+struct pa_case_info {
+	char name[128];			/* area/case */
+	char path[512];			/* the binary */
+	char assertion[512];
+	char covers[512];
+	int timeout;
+	bool privileged;
+	bool destructive;
+	bool alone;			/* must not run beside other cases */
+	char fix[512];			/* the --info "fix:" line, or "" */
+};
+
+/* Print a case's --info lines; read them back into ci (its name and path
+ * are the runner's). */
+void pa_info_print(FILE *f, const struct pa_case *c, const char *name);
+void pa_info_parse(const char *text, struct pa_case_info *ci);
+
 /* Set r's name, and cas and cell from it. */
 void pa_result_name(struct pa_result *r, const char *name);
 /* "pass", "fail", "xfail", "xpass", "skip" -> the outcome; -1 otherwise. */

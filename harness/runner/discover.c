@@ -70,42 +70,11 @@ int pa_discover(const char *dir, struct pa_case_info **out, int *n)
 	return 0;
 }
 
-static void copy_field(char *dst, size_t len, const char *out, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		if (!strncmp(p, key, kl) && p[kl] == ':') {
-			const char *v = p + kl + 1;
-			size_t l;
-
-			while (*v == ' ')
-				v++;
-			l = strcspn(v, "\n");
-			snprintf(dst, len, "%.*s", (int)l, v);
-			return;
-		}
-	}
-	dst[0] = 0;
-}
-
 static int parse_info(struct pa_case_info *ci, struct pa_exec *e)
 {
-	char num[32];
-
 	if (!WIFEXITED(e->status) || WEXITSTATUS(e->status))
 		return -1;
-	copy_field(ci->assertion, sizeof(ci->assertion), e->output, "assertion");
-	copy_field(ci->covers, sizeof(ci->covers), e->output, "covers");
-	copy_field(num, sizeof(num), e->output, "timeout");
-	ci->timeout = atoi(num) > 0 ? atoi(num) : 10;
-	copy_field(num, sizeof(num), e->output, "privileged");
-	ci->privileged = atoi(num) == 1;
-	copy_field(num, sizeof(num), e->output, "destructive");
-	ci->destructive = atoi(num) == 1;
-	copy_field(num, sizeof(num), e->output, "alone");
-	ci->alone = atoi(num) == 1;
-	copy_field(ci->fix, sizeof(ci->fix), e->output, "fix");
+	pa_info_parse(e->output ? e->output : "", ci);
 	return 0;
 }
 

@@ -34,17 +34,6 @@ struct pa_opts {
 int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t errlen);
 void pa_usage(FILE *f, const char *prog);
 
-struct pa_case_info {
-	char name[128];			/* area/case */
-	char path[512];			/* the binary */
-	char assertion[512];
-	char covers[512];
-	int timeout;
-	bool privileged;
-	bool destructive;
-	bool alone;			/* must not run beside other cases */
-	char fix[512];			/* the --info "fix:" line, or "" */
-};
 
 /* Every executable below dir, as area/case names, sorted. */
 int pa_discover(const char *dir, struct pa_case_info **out, int *n);
