@@ -147,49 +147,63 @@ static enum pa_outcome finish(enum pa_outcome o, const char *detail)
 	return o;
 }
 
-static enum pa_outcome run(void)
+/* The KTAP header, and what the case asserts. */
+static void print_header(const struct pa_case *c)
 {
-	const struct pa_case *c = &pa_this_case;
-	struct pa_context ctx;
-	char why[512], detail[512];
-	const char *unmet;
-	struct pa_shared *sh;
-	struct sigaction sa;
-	pid_t pid;
-	int status = 0, timeout = case_timeout();
-	enum pa_outcome raw;
-
 	pa_ktap_header(stdout, 1);
 	printf("# %s: %s\n", pa_this_case_name, c->assertion ? c->assertion : "(no assertion)");
 	if (c->ref)
 		printf("# ref: %s\n", c->ref);
 	fflush(stdout);
+}
 
-	pa_context_read(&ctx);
+/* Read the context into ctx and say why the case cannot run in it (why
+ * holds the text where the requirements wrote one), or NULL when it can.
+ * *defect: the reason is a defect of the case, not of the context. */
+static const char *unmet_requirement(const struct pa_case *c, struct pa_context *ctx,
+				     char *why, size_t len, bool *defect)
+{
+	const char *unmet;
+
+	pa_context_read(ctx);
 	if (c->hw_pmu) {
 		const char *r = NULL;
 
-		ctx.hw_pmu = pa_hw_pmu_present(&r);
+		ctx->hw_pmu = pa_hw_pmu_present(&r);
 		if (r)
-			snprintf(ctx.hw_pmu_reason, sizeof(ctx.hw_pmu_reason), "%s", r);
+			snprintf(ctx->hw_pmu_reason, sizeof(ctx->hw_pmu_reason), "%s", r);
 	}
-	unmet = pa_requirements_unmet(c, &ctx, why, sizeof(why));
+	unmet = pa_requirements_unmet(c, ctx, why, len);
 	if (!unmet && c->features) {
 		unmet = pa_features_missing(c->features);
-		if (unmet && !strncmp(unmet, "unknown feature", 15))
-			return finish(PA_FAIL, unmet);	/* a defect of the case */
+		if (unmet && !strncmp(unmet, "unknown feature", 15)) {
+			*defect = true;
+			return unmet;
+		}
 	}
 	if (!unmet && c->probe)
 		unmet = c->probe();
-	if (unmet)
-		return finish(PA_SKIP, unmet);
+	return unmet;
+}
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+/* The state the body shares with this supervisor, zeroed; NULL when it
+ * cannot be mapped. */
+static struct pa_shared *map_shared(void)
+{
+	struct pa_shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
 	if (sh == MAP_FAILED)
-		return finish(PA_FAIL, "harness: cannot map shared state");
+		return NULL;
 	memset(sh, 0, sizeof(*sh));
-	pa_state = sh;
+	return sh;
+}
+
+/* Catch the timeout and the signals that end a run, and become the
+ * subreaper of whatever the body leaves behind. */
+static void supervise_signals(void)
+{
+	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: waitpid returns EINTR */
@@ -198,11 +212,19 @@ static enum pa_outcome run(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* Run the body in a forked child, in a process group of its own, and wait
+ * for it until it ends, the timeout passes or a signal comes; then kill
+ * what it left behind. -1 when it could not fork. */
+static int run_body(const struct pa_case *c, int timeout, int *status)
+{
+	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return finish(PA_FAIL, "harness: fork failed");
+		return -1;
 	if (pid == 0) {
 		setpgid(0, 0);
 		signal(SIGALRM, SIG_DFL);
@@ -215,12 +237,105 @@ static enum pa_outcome run(void)
 	}
 	setpgid(pid, pid);
 	alarm((unsigned)timeout);
-	while (waitpid(pid, &status, 0) < 0) {
+	while (waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR || got_alarm || got_signal)
 			break;
 	}
 	alarm(0);
 	kill_leftovers(pid);
+	return 0;
+}
+
+/* The outcome of a body that neither timed out nor skipped, before the
+ * known-bug classification, from its wait status and what it recorded;
+ * detail says why. */
+static enum pa_outcome body_outcome(const struct pa_case *c, const struct pa_shared *sh,
+				    int status, char *detail, size_t len)
+{
+	if (WIFSIGNALED(status)) {
+		snprintf(detail, len, "body killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		pa_diag("harness: %s", detail);
+		return PA_FAIL;
+	}
+	if (sh->failures) {
+		snprintf(detail, len, "%d check(s) failed: %s",
+			 sh->failures, sh->first_failure);
+		return PA_FAIL;
+	}
+	if (sh->global_actions && !c->alone && getenv("PERFABI_PARALLEL") &&
+	    !strcmp(getenv("PERFABI_PARALLEL"), "1")) {
+		/* a defect of the case: its result cannot be trusted beside
+		 * others, nor theirs beside it */
+		snprintf(detail, len,
+			 "harness: the case %s while other cases ran beside it (perfabi-run -j): declare .alone = true",
+			 sh->global_what);
+		pa_diag("%s", detail);
+		return PA_FAIL;
+	}
+	if (WEXITSTATUS(status) != PA_PASS) {
+		snprintf(detail, len, "body exited with status %d",
+			 WEXITSTATUS(status));
+		return PA_FAIL;
+	}
+	if (!sh->checks) {
+		snprintf(detail, len,
+			 "the body passed without evaluating a single check (a case must be able to fail)");
+		pa_diag("harness: %s", detail);
+		return PA_FAIL;
+	}
+	snprintf(detail, len, "%s", sh->variant);
+	return PA_PASS;
+}
+
+/* The detail of the classified outcome o: a failing regression case names
+ * the fix, a known bug's outcome says which bug. */
+static void explain_outcome(const struct pa_case *c, enum pa_outcome o,
+			    char *detail, size_t len)
+{
+	if (o == PA_FAIL && c->fix.commit) {
+		/* a regression case: name the fix this kernel may lack */
+		size_t n = strlen(detail);
+
+		snprintf(detail + n, len - n,
+			 "%sthis kernel may lack fix %s (\"%s\", %s%s%s)",
+			 n ? "; " : "", c->fix.commit, c->fix.subject ? c->fix.subject : "?",
+			 c->fix.release ? c->fix.release : "?",
+			 c->fix.cve ? ", " : "", c->fix.cve ? c->fix.cve : "");
+	}
+	if (o == PA_XFAIL || o == PA_XPASS) {
+		char range[160];
+
+		pa_known_bug_range(&c->xfail, range, sizeof(range));
+		snprintf(detail, len, "%s (kernel %s, fix %s)",
+			 c->xfail.why ? c->xfail.why : "known kernel bug", range,
+			 c->xfail.fix ? c->xfail.fix : "none yet");
+	}
+}
+
+static enum pa_outcome run(void)
+{
+	const struct pa_case *c = &pa_this_case;
+	struct pa_context ctx;
+	char why[512], detail[512];
+	const char *unmet;
+	struct pa_shared *sh;
+	int status = 0, timeout = case_timeout();
+	bool defect = false;
+	enum pa_outcome o;
+
+	print_header(c);
+	unmet = unmet_requirement(c, &ctx, why, sizeof(why), &defect);
+	if (unmet)	/* a FAIL where the case itself is at fault */
+		return finish(defect ? PA_FAIL : PA_SKIP, unmet);
+
+	sh = map_shared();
+	if (!sh)
+		return finish(PA_FAIL, "harness: cannot map shared state");
+	pa_state = sh;
+	supervise_signals();
+	if (run_body(c, timeout, &status))
+		return finish(PA_FAIL, "harness: fork failed");
 	if (pa_restore_sysctls(sh))
 		pa_diag("harness: could not restore a sysctl the case changed");
 
@@ -239,56 +354,9 @@ static enum pa_outcome run(void)
 	if (sh->skipped && !sh->failures)
 		return finish(PA_SKIP, sh->skip_reason);
 
-	if (WIFSIGNALED(status)) {
-		snprintf(detail, sizeof(detail), "body killed by signal %d (%s)",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-		pa_diag("harness: %s", detail);
-		raw = PA_FAIL;
-	} else if (sh->failures) {
-		snprintf(detail, sizeof(detail), "%d check(s) failed: %s",
-			 sh->failures, sh->first_failure);
-		raw = PA_FAIL;
-	} else if (sh->global_actions && !c->alone && getenv("PERFABI_PARALLEL") &&
-		   !strcmp(getenv("PERFABI_PARALLEL"), "1")) {
-		/* a defect of the case: its result cannot be trusted beside
-		 * others, nor theirs beside it */
-		snprintf(detail, sizeof(detail),
-			 "harness: the case %s while other cases ran beside it (perfabi-run -j): declare .alone = true",
-			 sh->global_what);
-		pa_diag("%s", detail);
-		raw = PA_FAIL;
-	} else if (WEXITSTATUS(status) != PA_PASS) {
-		snprintf(detail, sizeof(detail), "body exited with status %d",
-			 WEXITSTATUS(status));
-		raw = PA_FAIL;
-	} else if (!sh->checks) {
-		snprintf(detail, sizeof(detail),
-			 "the body passed without evaluating a single check (a case must be able to fail)");
-		pa_diag("harness: %s", detail);
-		raw = PA_FAIL;
-	} else {
-		snprintf(detail, sizeof(detail), "%s", sh->variant);
-		raw = PA_PASS;
-	}
-	enum pa_outcome o = pa_classify(raw, &c->xfail, ctx.kernel);
-	if (o == PA_FAIL && c->fix.commit) {
-		/* a regression case: name the fix this kernel may lack */
-		size_t n = strlen(detail);
-
-		snprintf(detail + n, sizeof(detail) - n,
-			 "%sthis kernel may lack fix %s (\"%s\", %s%s%s)",
-			 n ? "; " : "", c->fix.commit, c->fix.subject ? c->fix.subject : "?",
-			 c->fix.release ? c->fix.release : "?",
-			 c->fix.cve ? ", " : "", c->fix.cve ? c->fix.cve : "");
-	}
-	if (o == PA_XFAIL || o == PA_XPASS) {
-		char range[160];
-
-		pa_known_bug_range(&c->xfail, range, sizeof(range));
-		snprintf(detail, sizeof(detail), "%s (kernel %s, fix %s)",
-			 c->xfail.why ? c->xfail.why : "known kernel bug", range,
-			 c->xfail.fix ? c->xfail.fix : "none yet");
-	}
+	o = pa_classify(body_outcome(c, sh, status, detail, sizeof(detail)),
+			&c->xfail, ctx.kernel);
+	explain_outcome(c, o, detail, sizeof(detail));
 	return finish(o, detail[0] ? detail : NULL);
 }
 

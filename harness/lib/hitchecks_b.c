@@ -89,54 +89,52 @@ static uint64_t read_value_lost(int fd, bool lost_fmt, uint64_t *lost)
 	return v[0];
 }
 
-void pa_hit_expect_pause_output_lost(enum pa_hit_class c)
+/* What one pause_output_lost check saw: data_head and the reads around
+ * the pause, and the records in the ring. */
+struct pause_seen {
+	bool lost_fmt;		/* read_format has PERF_FORMAT_LOST */
+	uint64_t id, rec;	/* the event's id, the size of one sample */
+	uint64_t head[4];	/* before PAUSE, paused, resumed, after it all */
+	uint64_t count, paused_count, lost_paused, lost_end;
+	/* in the ring: samples, THROTTLE/UNTHROTTLE records, samples before
+	 * the PERF_RECORD_LOST (-1: none) and after it */
+	int n, throttled, lost_at, samples_after;
+	struct lost_rec l;	/* the PERF_RECORD_LOST */
+};
+
+/* Enable the event and hit it, pause its output and hit it, resume and hit
+ * it, then disable it, reading data_head and the event along the way. */
+static void pause_output_steps(enum pa_hit_class c, int fd, struct pa_ring *r,
+			       struct pause_seen *ps)
 {
-	int want;
-	struct perf_event_attr a = pa_hit_attr(c, &want);
-	/* PERF_FORMAT_LOST is 6.0's; before it the bit is EINVAL, and the
-	 * PERF_RECORD_LOST (4.7, with PAUSE_OUTPUT) is the only account */
-	bool lost_fmt = pa_since("6.0", "read_format PERF_FORMAT_LOST");
-	uint64_t id, rec, head[4], count, paused_count = 0, lost_paused = 0, lost_end = 0;
-	const struct perf_event_header *h;
-	int fd, n = 0, throttled = 0, lost_at = -1, samples_after = 0;
-	struct lost_rec l = { 0 };
-	struct pa_sample s;
-	struct pa_ring r;
-
-	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_TID;	/* no PERIOD: every hit is one
-						 * overflow all the same */
-	if (c == PA_HIT_WATCHPOINT)
-		a.sample_type |= PERF_SAMPLE_ADDR;	/* perf_bp_event(): bp_addr */
-	if (lost_fmt)
-		a.read_format = PERF_FORMAT_LOST;
-	rec = pa_sample_size(&a, NULL);
-	fd = EXPECT_OPEN_RESULT(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, want);
-	if (want)
-		return;		/* the refusal the rules give was the check */
-	ASSERT_GE(fd, 0);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &id));
-	pa_ring_map(&r, fd, 8);
-	pa_ring_prefault(&r);
-	pa_hit(c, 1);			/* disabled: nothing */
-	ASSERT_EQ(read_value_lost(fd, lost_fmt, &lost_paused), 0);
-	ASSERT_EQ(pa_ring_head(&r), 0);
-
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pa_hit(c, PAUSE_BEFORE);
-	head[0] = pa_ring_head(&r);
+	ps->head[0] = pa_ring_head(r);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
 	pa_hit(c, PAUSE_PAUSED);	/* PAUSE_PAUSED samples dropped */
-	head[1] = pa_ring_head(&r);
-	paused_count = read_value_lost(fd, lost_fmt, &lost_paused);
+	ps->head[1] = pa_ring_head(r);
+	ps->paused_count = read_value_lost(fd, ps->lost_fmt, &ps->lost_paused);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
-	head[2] = pa_ring_head(&r);	/* nothing written yet */
+	ps->head[2] = pa_ring_head(r);	/* nothing written yet */
 	pa_hit(c, PAUSE_AFTER);
-	head[3] = pa_ring_head(&r);
+	ps->head[3] = pa_ring_head(r);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	count = read_value_lost(fd, lost_fmt, &lost_end);
+	ps->count = read_value_lost(fd, ps->lost_fmt, &ps->lost_end);
+}
 
-	while ((h = pa_ring_next(&r))) {
+/* The ring's records: samples of this thread, one PERF_RECORD_LOST among
+ * them (where, and how many samples follow it), and throttling. */
+static void pause_output_records(const struct perf_event_attr *attr, struct pa_ring *r,
+				 struct pause_seen *ps)
+{
+	/* named as the checks print them */
+	const struct perf_event_attr a = *attr;
+	int n = 0, throttled = 0, lost_at = -1, samples_after = 0;
+	const struct perf_event_header *h;
+	struct lost_rec l = { 0 };
+	struct pa_sample s;
+
+	while ((h = pa_ring_next(r))) {
 		if (h->type == PERF_RECORD_THROTTLE || h->type == PERF_RECORD_UNTHROTTLE) {
 			throttled++;
 			continue;
@@ -162,15 +160,33 @@ void pa_hit_expect_pause_output_lost(enum pa_hit_class c)
 			samples_after++;
 		n++;
 	}
-	pa_ring_unmap(&r);
-	close(fd);
+	ps->n = n;
+	ps->throttled = throttled;
+	ps->lost_at = lost_at;
+	ps->samples_after = samples_after;
+	ps->l = l;
+}
+
+/* What the steps and the ring must show: counting went on while paused,
+ * the paused hits were dropped and counted lost, and one PERF_RECORD_LOST
+ * says so between the samples from before and after the pause. */
+static void pause_output_verdict(enum pa_hit_class c, const struct pause_seen *ps)
+{
+	/* named as the checks print them */
+	const uint64_t *head = ps->head;
+	uint64_t id = ps->id, rec = ps->rec, count = ps->count;
+	uint64_t paused_count = ps->paused_count;
+	uint64_t lost_paused = ps->lost_paused, lost_end = ps->lost_end;
+	int n = ps->n, lost_at = ps->lost_at, samples_after = ps->samples_after;
+	const struct lost_rec l = ps->l;
+
 	pa_diag("%s: count %llu (%llu while paused); LOST read %llu while paused, %llu at the end; data_head %llu %llu %llu %llu; %d samples, PERF_RECORD_LOST {lost %llu} after sample %d",
 		pa_hit_class_name(c), (unsigned long long)count, (unsigned long long)paused_count,
 		(unsigned long long)lost_paused, (unsigned long long)lost_end,
 		(unsigned long long)head[0], (unsigned long long)head[1],
 		(unsigned long long)head[2], (unsigned long long)head[3], n,
 		(unsigned long long)l.lost, lost_at);
-	if (throttled)
+	if (ps->throttled)
 		pa_throttled_in_burst(PAUSE_BEFORE + PAUSE_PAUSED + PAUSE_AFTER);
 
 	/* counting went on while paused */
@@ -180,7 +196,7 @@ void pa_hit_expect_pause_output_lost(enum pa_hit_class c)
 	EXPECT_EQ(head[1], head[0]);		/* paused: nothing written */
 	EXPECT_EQ(head[2], head[0]);
 	EXPECT_EQ(head[3], head[0] + sizeof(struct lost_rec) + PAUSE_AFTER * rec);
-	if (lost_fmt) {
+	if (ps->lost_fmt) {
 		EXPECT_EQ(lost_paused, PAUSE_PAUSED);	/* each drop counted */
 		EXPECT_EQ(lost_end, PAUSE_PAUSED);	/* and no more */
 	}
@@ -190,6 +206,46 @@ void pa_hit_expect_pause_output_lost(enum pa_hit_class c)
 	EXPECT_EQ(samples_after, PAUSE_AFTER);
 	EXPECT_EQ(l.id, id);
 	EXPECT_EQ(l.lost, PAUSE_PAUSED);
+}
+
+void pa_hit_expect_pause_output_lost(enum pa_hit_class c)
+{
+	int want;
+	struct perf_event_attr a = pa_hit_attr(c, &want);
+	/* PERF_FORMAT_LOST is 6.0's; before it the bit is EINVAL, and the
+	 * PERF_RECORD_LOST (4.7, with PAUSE_OUTPUT) is the only account */
+	bool lost_fmt = pa_since("6.0", "read_format PERF_FORMAT_LOST");
+	struct pause_seen ps = { .lost_fmt = lost_fmt };
+	uint64_t id, lost_paused = 0;
+	struct pa_ring r;
+	int fd;
+
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_TID;	/* no PERIOD: every hit is one
+						 * overflow all the same */
+	if (c == PA_HIT_WATCHPOINT)
+		a.sample_type |= PERF_SAMPLE_ADDR;	/* perf_bp_event(): bp_addr */
+	if (lost_fmt)
+		a.read_format = PERF_FORMAT_LOST;
+	ps.rec = pa_sample_size(&a, NULL);
+	fd = EXPECT_OPEN_RESULT(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, want);
+	if (want)
+		return;		/* the refusal the rules give was the check */
+	ASSERT_GE(fd, 0);
+	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ID, &id));
+	ps.id = id;
+	pa_ring_map(&r, fd, 8);
+	pa_ring_prefault(&r);
+	pa_hit(c, 1);			/* disabled: nothing */
+	ASSERT_EQ(read_value_lost(fd, lost_fmt, &lost_paused), 0);
+	ASSERT_EQ(pa_ring_head(&r), 0);
+	ps.lost_paused = lost_paused;
+
+	pause_output_steps(c, fd, &r, &ps);
+	pause_output_records(&a, &r, &ps);
+	pa_ring_unmap(&r);
+	close(fd);
+	pause_output_verdict(c, &ps);
 }
 
 /* ---- exclude_user / exclude_kernel ---------------------------------------- */

@@ -285,10 +285,120 @@ static const void *take(struct cur *c, size_t n)
 	return at;
 }
 
+/* The fixed-size fields at the front of a sample, IDENTIFIER to PERIOD. */
+static void take_fixed(uint64_t st, struct cur *c, struct pa_sample *s)
+{
+	uint64_t w;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s->identifier = take_u64(c);
+	if (st & PERF_SAMPLE_IP)
+		s->ip = take_u64(c);
+	if (st & PERF_SAMPLE_TID) {
+		w = take_u64(c);
+		s->pid = (uint32_t)w;
+		s->tid = (uint32_t)(w >> 32);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		s->time = take_u64(c);
+	if (st & PERF_SAMPLE_ADDR)
+		s->addr = take_u64(c);
+	if (st & PERF_SAMPLE_ID)
+		s->id = take_u64(c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = take_u64(c);
+	if (st & PERF_SAMPLE_CPU) {
+		w = take_u64(c);
+		s->cpu = (uint32_t)w;
+		s->res = (uint32_t)(w >> 32);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		s->period = take_u64(c);
+}
+
+/* The fields whose size the record itself gives, READ to STACK_USER. */
+static void take_variable(const struct perf_event_attr *attr, struct cur *c,
+			  struct pa_sample *s)
+{
+	uint64_t st = attr->sample_type, rf = attr->read_format;
+
+	if (st & PERF_SAMPLE_READ) {
+		s->read = (const uint64_t *)c->p;
+		if ((rf & PERF_FORMAT_GROUP) && c->end - c->p >= 8) {
+			uint64_t nr;
+
+			memcpy(&nr, c->p, 8);	/* peek: nr is part of the block */
+			s->var.group_nr = (unsigned)nr;
+		}
+		take(c, pa_read_format_size(rf, s->var.group_nr));
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		s->var.callchain_nr = take_u64(c);
+		s->callchain = take(c, 8 * s->var.callchain_nr);
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		const uint32_t *sz = take(c, 4);
+
+		s->var.raw_size = sz ? *sz : 0;
+		s->raw = take(c, s->var.raw_size);
+		take(c, (8 - ((4 + s->var.raw_size) & 7)) & 7);
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		s->var.branch_nr = take_u64(c);
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			take_u64(c);
+		s->branches = take(c, 24 * s->var.branch_nr);
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
+			take(c, 8 * s->var.branch_nr);
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		s->var.regs_user_abi = take_u64(c);
+		if (s->var.regs_user_abi)
+			s->regs_user = take(c, 8 * (size_t)__builtin_popcountll(attr->sample_regs_user));
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		s->var.stack_size = take_u64(c);
+		s->stack = take(c, s->var.stack_size);
+		if (s->var.stack_size)
+			s->stack_dyn_size = take_u64(c);
+	}
+}
+
+/* The fields after the user stack, WEIGHT to AUX. */
+static void take_tail(const struct perf_event_attr *attr, struct cur *c,
+		      struct pa_sample *s)
+{
+	uint64_t st = attr->sample_type;
+
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		s->weight = take_u64(c);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		s->data_src = take_u64(c);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		s->transaction = take_u64(c);
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		s->var.regs_intr_abi = take_u64(c);
+		if (s->var.regs_intr_abi)
+			s->regs_intr = take(c, 8 * (size_t)__builtin_popcountll(attr->sample_regs_intr));
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = take_u64(c);
+	if (st & PERF_SAMPLE_CGROUP)
+		s->cgroup = take_u64(c);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		s->data_page_size = take_u64(c);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		s->code_page_size = take_u64(c);
+	if (st & PERF_SAMPLE_AUX) {
+		s->var.aux_size = take_u64(c);
+		s->aux = take(c, s->var.aux_size);
+	}
+}
+
 bool pa_sample_parse(const struct perf_event_attr *attr,
 		     const struct perf_event_header *rec, struct pa_sample *s)
 {
-	uint64_t st = attr->sample_type, rf = attr->read_format, w;
+	uint64_t st = attr->sample_type, rf = attr->read_format;
 	struct cur c = { (const unsigned char *)(rec + 1),
 			 (const unsigned char *)rec + rec->size, false };
 	size_t want;
@@ -301,93 +411,10 @@ bool pa_sample_parse(const struct perf_event_attr *attr,
 		pa_fail("record type %u is not PERF_RECORD_SAMPLE", rec->type);
 		return false;
 	}
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		s->identifier = take_u64(&c);
-	if (st & PERF_SAMPLE_IP)
-		s->ip = take_u64(&c);
-	if (st & PERF_SAMPLE_TID) {
-		w = take_u64(&c);
-		s->pid = (uint32_t)w;
-		s->tid = (uint32_t)(w >> 32);
-	}
-	if (st & PERF_SAMPLE_TIME)
-		s->time = take_u64(&c);
-	if (st & PERF_SAMPLE_ADDR)
-		s->addr = take_u64(&c);
-	if (st & PERF_SAMPLE_ID)
-		s->id = take_u64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = take_u64(&c);
-	if (st & PERF_SAMPLE_CPU) {
-		w = take_u64(&c);
-		s->cpu = (uint32_t)w;
-		s->res = (uint32_t)(w >> 32);
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		s->period = take_u64(&c);
-	if (st & PERF_SAMPLE_READ) {
-		s->read = (const uint64_t *)c.p;
-		if ((rf & PERF_FORMAT_GROUP) && c.end - c.p >= 8) {
-			uint64_t nr;
-
-			memcpy(&nr, c.p, 8);	/* peek: nr is part of the block */
-			s->var.group_nr = (unsigned)nr;
-		}
-		take(&c, pa_read_format_size(rf, s->var.group_nr));
-	}
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		s->var.callchain_nr = take_u64(&c);
-		s->callchain = take(&c, 8 * s->var.callchain_nr);
-	}
-	if (st & PERF_SAMPLE_RAW) {
-		const uint32_t *sz = take(&c, 4);
-
-		s->var.raw_size = sz ? *sz : 0;
-		s->raw = take(&c, s->var.raw_size);
-		take(&c, (8 - ((4 + s->var.raw_size) & 7)) & 7);
-	}
-	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		s->var.branch_nr = take_u64(&c);
-		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			take_u64(&c);
-		s->branches = take(&c, 24 * s->var.branch_nr);
-		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
-			take(&c, 8 * s->var.branch_nr);
-	}
-	if (st & PERF_SAMPLE_REGS_USER) {
-		s->var.regs_user_abi = take_u64(&c);
-		if (s->var.regs_user_abi)
-			s->regs_user = take(&c, 8 * (size_t)__builtin_popcountll(attr->sample_regs_user));
-	}
-	if (st & PERF_SAMPLE_STACK_USER) {
-		s->var.stack_size = take_u64(&c);
-		s->stack = take(&c, s->var.stack_size);
-		if (s->var.stack_size)
-			s->stack_dyn_size = take_u64(&c);
-	}
-	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		s->weight = take_u64(&c);
-	if (st & PERF_SAMPLE_DATA_SRC)
-		s->data_src = take_u64(&c);
-	if (st & PERF_SAMPLE_TRANSACTION)
-		s->transaction = take_u64(&c);
-	if (st & PERF_SAMPLE_REGS_INTR) {
-		s->var.regs_intr_abi = take_u64(&c);
-		if (s->var.regs_intr_abi)
-			s->regs_intr = take(&c, 8 * (size_t)__builtin_popcountll(attr->sample_regs_intr));
-	}
-	if (st & PERF_SAMPLE_PHYS_ADDR)
-		s->phys_addr = take_u64(&c);
-	if (st & PERF_SAMPLE_CGROUP)
-		s->cgroup = take_u64(&c);
-	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		s->data_page_size = take_u64(&c);
-	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		s->code_page_size = take_u64(&c);
-	if (st & PERF_SAMPLE_AUX) {
-		s->var.aux_size = take_u64(&c);
-		s->aux = take(&c, s->var.aux_size);
-	}
+	/* in the order of the documented layout */
+	take_fixed(st, &c, s);
+	take_variable(attr, &c, s);
+	take_tail(attr, &c, s);
 	if (c.short_read) {
 		pa_fail("PERF_RECORD_SAMPLE of size %u ends before the fields sample_type %#llx documents",
 			rec->size, (unsigned long long)st);

@@ -127,39 +127,47 @@ static void add_job(struct pa_plan *p, struct pa_case_info *ci,
 }
 
 /*
- * The default plan runs each privilege-sensitive case in every cell of
- * identities x levels, and every other case as root and as user at the
- * kernel's current level. Where that level forbids unprivileged users all
- * perf use (Debian's level 3), user would skip nearly everything there:
- * it also runs the plain cases at the upstream default level 2. --matrix full runs everything everywhere;
- * --identity and --paranoid choose the cells. A runner that is not root
- * cannot switch identity or level: by default it plans only the cell it
- * can run (its own identity at the current level) and a header note says
- * what it left out; cells asked for with --identity, --paranoid or
- * --matrix full that are not its own are planned as skips that say why.
+ * What pa_plan_build() works out before it adds any job: who the runner
+ * is, and the cells of the cases that are not privilege-sensitive (the
+ * privilege-sensitive ones run in the plan's own ids x levels).
  */
-int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
-		  const struct pa_context *ctx, struct pa_case_info *cases,
-		  int ncases, char *err, size_t errlen)
+struct plan_build {
+	const struct pa_context *ctx;
+	const struct pa_identity *me;	/* the runner's identity, or NULL */
+	int cur;			/* the kernel's current paranoid level */
+	bool user_at_2;			/* user also runs the plain cases at 2 */
+	int nplain_ids, nplain_levels;
+	const struct pa_identity *plain_ids[4];
+	int plain_levels[8];
+};
+
+/* The identities and levels one case runs in. */
+struct case_cells {
+	int nl, ni;
+	const int *lv;
+	const struct pa_identity *const *iv;
+};
+
+/* The cells of case ci: every cell of the plan where it is
+ * privilege-sensitive, else the plain ones. */
+static struct case_cells cells_of(const struct plan_build *b, const struct pa_plan *p,
+				 const struct pa_case_info *ci)
+{
+	bool priv = ci->privileged;
+
+	return (struct case_cells){
+		.nl = priv ? p->nlevels : b->nplain_levels,
+		.ni = priv ? p->nids : b->nplain_ids,
+		.lv = priv ? p->levels : b->plain_levels,
+		.iv = priv ? p->ids : b->plain_ids,
+	};
+}
+
+/* The plan's levels and identities: those asked for, else all of them. */
+static int plan_cells(struct pa_plan *p, const struct pa_opts *o, char *err, size_t errlen)
 {
 	static const int all_levels[] = { -1, 0, 1, 2, 3, 4 };
-	const struct pa_identity *me = pa_identity_current(ctx->uid, ctx->caps);
-	bool full = o->matrix && !strcmp(o->matrix, "full");
-	int cur = ctx->paranoid;
-	const struct pa_identity *plain_ids[4];
-	int nplain_ids, nplain_levels;
-	int plain_levels[8];
-	bool user_at_2 = false;
-	/* not root, nothing asked for: only the cell it can run */
-	bool own_cell = ctx->uid != 0 && me && !full && !o->identities && !o->paranoids;
 
-	p->jobs = NULL;
-	p->njobs = 0;
-	p->switches = false;
-	if (cur == INT_MIN) {
-		snprintf(err, errlen, "cannot read /proc/sys/kernel/perf_event_paranoid");
-		return -1;
-	}
 	if (o->paranoids) {
 		p->nlevels = pa_parse_levels(o->paranoids, p->levels, 8, err, errlen);
 		if (p->nlevels < 0)
@@ -177,69 +185,91 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		for (int i = 0; i < 4; i++)
 			p->ids[i] = &pa_identities[i];
 	}
-	/* cells for cases that are not privilege-sensitive */
+	return 0;
+}
+
+/* The cells for cases that are not privilege-sensitive: the plan's where
+ * --matrix full, --identity or --paranoid chose them, else root and user
+ * at the current level (and user at 2 where that level locks users out). */
+static void plain_cells(struct plan_build *b, const struct pa_plan *p,
+			const struct pa_opts *o, bool full)
+{
 	if (full || o->identities) {
-		nplain_ids = p->nids;
-		memcpy(plain_ids, p->ids, sizeof(plain_ids));
+		b->nplain_ids = p->nids;
+		memcpy(b->plain_ids, p->ids, sizeof(b->plain_ids));
 	} else {
-		nplain_ids = 2;
-		plain_ids[0] = &pa_identities[0];
-		plain_ids[1] = &pa_identities[3];
+		b->nplain_ids = 2;
+		b->plain_ids[0] = &pa_identities[0];
+		b->plain_ids[1] = &pa_identities[3];
 	}
 	if (full || o->paranoids) {
-		nplain_levels = p->nlevels;
-		memcpy(plain_levels, p->levels, sizeof(plain_levels));
+		b->nplain_levels = p->nlevels;
+		memcpy(b->plain_levels, p->levels, sizeof(b->plain_levels));
 	} else {
-		nplain_levels = 1;
-		plain_levels[0] = cur;
-		user_at_2 = !full && !o->identities && ctx->restricts_all && ctx->uid == 0;
+		b->nplain_levels = 1;
+		b->plain_levels[0] = b->cur;
+		b->user_at_2 = !full && !o->identities && b->ctx->restricts_all &&
+			       b->ctx->uid == 0;
 	}
-	if (own_cell) {
-		/* what the default plan holds as root that this one leaves out:
-		 * its cells other than (me, cur), and their results */
-		struct { const struct pa_identity *id; int level; } cell[4 * 8 + 4];
-		int cells = 0, results = 0;
-		size_t used = strlen(p->notes);
+}
 
-		for (int c = 0; c < ncases; c++) {
-			bool priv = cases[c].privileged;
-			int nl = priv ? p->nlevels : nplain_levels, ni = priv ? p->nids : nplain_ids;
-			const int *lv = priv ? p->levels : plain_levels;
-			const struct pa_identity *const *iv = priv ? p->ids : plain_ids;
+/* A runner that is not root and was asked for nothing: narrow the plan to
+ * the cell it can run, (me, cur), with a note counting what the default
+ * plan would hold as root beyond it: its other cells, and their results. */
+static void own_cell_only(struct plan_build *b, struct pa_plan *p,
+			  const struct pa_case_info *cases, int ncases)
+{
+	struct { const struct pa_identity *id; int level; } cell[4 * 8 + 4];
+	int cells = 0, results = 0;
+	size_t used = strlen(p->notes);
 
-			for (int l = 0; l < nl; l++)
-				for (int i = 0; i < ni; i++) {
-					int x;
+	for (int c = 0; c < ncases; c++) {
+		struct case_cells cc = cells_of(b, p, &cases[c]);
 
-					if (iv[i] == me && lv[l] == cur)
-						continue;
-					results++;
-					for (x = 0; x < cells && (cell[x].id != iv[i] || cell[x].level != lv[l]); x++)
-						;
-					if (x == cells) {
-						cell[cells].id = iv[i];
-						cell[cells++].level = lv[l];
-					}
+		for (int l = 0; l < cc.nl; l++)
+			for (int i = 0; i < cc.ni; i++) {
+				int x;
+
+				if (cc.iv[i] == b->me && cc.lv[l] == b->cur)
+					continue;
+				results++;
+				for (x = 0; x < cells && (cell[x].id != cc.iv[i] ||
+							  cell[x].level != cc.lv[l]); x++)
+					;
+				if (x == cells) {
+					cell[cells].id = cc.iv[i];
+					cell[cells++].level = cc.lv[l];
 				}
-		}
-		snprintf(p->notes + used, sizeof(p->notes) - used,
-			 "%s# perfabi: not root (uid %u): runs as this user (identity %s) at paranoid %d "
-			 "only; the other identities and levels (%d cell%s, %d result%s) need root",
-			 used ? "\n" : "", (unsigned)ctx->uid, me->name, cur,
-			 cells, cells == 1 ? "" : "s", results, results == 1 ? "" : "s");
-		p->nids = nplain_ids = 1;
-		p->ids[0] = plain_ids[0] = me;
-		p->nlevels = nplain_levels = 1;
-		p->levels[0] = plain_levels[0] = cur;
+			}
 	}
-	if (user_at_2) {
-		size_t used = strlen(p->notes);
+	snprintf(p->notes + used, sizeof(p->notes) - used,
+		 "%s# perfabi: not root (uid %u): runs as this user (identity %s) at paranoid %d "
+		 "only; the other identities and levels (%d cell%s, %d result%s) need root",
+		 used ? "\n" : "", (unsigned)b->ctx->uid, b->me->name, b->cur,
+		 cells, cells == 1 ? "" : "s", results, results == 1 ? "" : "s");
+	p->nids = b->nplain_ids = 1;
+	p->ids[0] = b->plain_ids[0] = b->me;
+	p->nlevels = b->nplain_levels = 1;
+	p->levels[0] = b->plain_levels[0] = b->cur;
+}
 
-		snprintf(p->notes + used, sizeof(p->notes) - used,
-			 "%s# perfabi: perf_event_paranoid %d forbids unprivileged users all perf use "
-			 "(a distribution patch, as Debian's): user also runs the plain cases at the "
-			 "upstream default level 2", used ? "\n" : "", cur);
-	}
+/* The header note that says user also runs the plain cases at level 2. */
+static void note_user_at_2(struct pa_plan *p, int cur)
+{
+	size_t used = strlen(p->notes);
+
+	snprintf(p->notes + used, sizeof(p->notes) - used,
+		 "%s# perfabi: perf_event_paranoid %d forbids unprivileged users all perf use "
+		 "(a distribution patch, as Debian's): user also runs the plain cases at the "
+		 "upstream default level 2", used ? "\n" : "", cur);
+}
+
+/* Every job of the plan, each case in its cells; a cell a runner that is
+ * not root cannot switch to is a skip that says why. */
+static int add_jobs(const struct plan_build *b, struct pa_plan *p,
+		    struct pa_case_info *cases, int ncases, char *err, size_t errlen)
+{
+	const struct pa_context *ctx = b->ctx;
 
 	p->jobs = calloc((size_t)ncases * 4 * 8 + 1, sizeof(*p->jobs));
 	if (!p->jobs) {
@@ -249,43 +279,87 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 	/* destructive cases last: a kernel that dies on one loses no others */
 	for (int pass = 0; pass < 2; pass++)
 	for (int c = 0; c < ncases; c++) {
-		bool priv = cases[c].privileged;
-
 		if (cases[c].destructive != (pass == 1))
 			continue;
-		int nl = priv ? p->nlevels : nplain_levels;
-		const int *lv = priv ? p->levels : plain_levels;
-		int ni = priv ? p->nids : nplain_ids;
-		const struct pa_identity *const *iv = priv ? p->ids : plain_ids;
+		struct case_cells cc = cells_of(b, p, &cases[c]);
 
-		for (int l = 0; l < nl; l++)
-			for (int i = 0; i < ni; i++) {
+		for (int l = 0; l < cc.nl; l++)
+			for (int i = 0; i < cc.ni; i++) {
 				const char *why = NULL;
 
-				if (ctx->uid != 0 && iv[i] != me)
+				if (ctx->uid != 0 && cc.iv[i] != b->me)
 					why = "the runner is not root: cannot switch to this identity";
-				else if (ctx->uid != 0 && lv[l] != cur)
+				else if (ctx->uid != 0 && cc.lv[l] != b->cur)
 					why = "the runner is not root: cannot set perf_event_paranoid";
-				add_job(p, &cases[c], iv[i], lv[l], why);
+				add_job(p, &cases[c], cc.iv[i], cc.lv[l], why);
 			}
-		if (!priv && user_at_2)
+		if (!cases[c].privileged && b->user_at_2)
 			add_job(p, &cases[c], &pa_identities[3], 2, NULL);
 	}
-	if (o->repeat > 1 && p->njobs) {
-		/* each result N times in a row, under the same name */
-		struct pa_job *r = calloc((size_t)p->njobs * (size_t)o->repeat, sizeof(*r));
+	return 0;
+}
 
-		if (!r) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		for (int j = 0; j < p->njobs; j++)
-			for (int k = 0; k < o->repeat; k++)
-				r[j * o->repeat + k] = p->jobs[j];
-		free(p->jobs);
-		p->jobs = r;
-		p->njobs *= o->repeat;
+/* --repeat N: each result N times in a row, under the same name */
+static int repeat_jobs(struct pa_plan *p, int repeat, char *err, size_t errlen)
+{
+	struct pa_job *r = calloc((size_t)p->njobs * (size_t)repeat, sizeof(*r));
+
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
+	for (int j = 0; j < p->njobs; j++)
+		for (int k = 0; k < repeat; k++)
+			r[j * repeat + k] = p->jobs[j];
+	free(p->jobs);
+	p->jobs = r;
+	p->njobs *= repeat;
+	return 0;
+}
+
+/*
+ * The default plan runs each privilege-sensitive case in every cell of
+ * identities x levels, and every other case as root and as user at the
+ * kernel's current level. Where that level forbids unprivileged users all
+ * perf use (Debian's level 3), user would skip nearly everything there:
+ * it also runs the plain cases at the upstream default level 2. --matrix full runs everything everywhere;
+ * --identity and --paranoid choose the cells. A runner that is not root
+ * cannot switch identity or level: by default it plans only the cell it
+ * can run (its own identity at the current level) and a header note says
+ * what it left out; cells asked for with --identity, --paranoid or
+ * --matrix full that are not its own are planned as skips that say why.
+ */
+int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
+		  const struct pa_context *ctx, struct pa_case_info *cases,
+		  int ncases, char *err, size_t errlen)
+{
+	struct plan_build b = {
+		.ctx = ctx,
+		.me = pa_identity_current(ctx->uid, ctx->caps),
+		.cur = ctx->paranoid,
+	};
+	bool full = o->matrix && !strcmp(o->matrix, "full");
+	/* not root, nothing asked for: only the cell it can run */
+	bool own_cell = ctx->uid != 0 && b.me && !full && !o->identities && !o->paranoids;
+
+	p->jobs = NULL;
+	p->njobs = 0;
+	p->switches = false;
+	if (b.cur == INT_MIN) {
+		snprintf(err, errlen, "cannot read /proc/sys/kernel/perf_event_paranoid");
+		return -1;
+	}
+	if (plan_cells(p, o, err, errlen))
+		return -1;
+	plain_cells(&b, p, o, full);
+	if (own_cell)
+		own_cell_only(&b, p, cases, ncases);
+	if (b.user_at_2)
+		note_user_at_2(p, b.cur);
+	if (add_jobs(&b, p, cases, ncases, err, errlen))
+		return -1;
+	if (o->repeat > 1 && p->njobs)
+		return repeat_jobs(p, o->repeat, err, errlen);
 	return 0;
 }
 

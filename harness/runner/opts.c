@@ -89,17 +89,155 @@ static bool is_opt(const char *arg, const char *s, const char *l)
 	return !strncmp(arg, l, n) && (arg[n] == 0 || arg[n] == '=');
 }
 
+/* Where a pass over argv is, and where its errors go. */
+struct opt_ctx {
+	int argc;
+	char **argv;
+	int i;			/* the argument being parsed */
+	char *err;
+	size_t errlen;
+};
+
+/* The options that take no argument: true (and o says so) when a is one. */
+static bool parse_flag(struct pa_opts *o, const char *a)
+{
+	if (is_opt(a, "-h", "--help"))
+		o->help = true;
+	else if (is_opt(a, "-l", "--list"))
+		o->list = true;
+	else if (is_opt(a, "-v", "--verbose"))
+		o->verbose = true;
+	else if (is_opt(a, NULL, "--fixes"))
+		o->fixes = true;
+	else if (is_opt(a, NULL, "--destructive"))
+		o->destructive = true;
+	else if (is_opt(a, NULL, "--no-results"))
+		o->no_results = true;
+	else
+		return false;
+	return true;
+}
+
+/* The options whose argument o keeps as given: where it goes, or NULL when
+ * a is none of them. */
+static const char **string_opt(struct pa_opts *o, const char *a)
+{
+	if (is_opt(a, NULL, "--junit"))
+		return &o->junit;
+	if (is_opt(a, NULL, "--kcidb"))
+		return &o->kcidb;
+	if (is_opt(a, NULL, "--origin"))
+		return &o->origin;
+	if (is_opt(a, NULL, "--json"))
+		return &o->json;
+	if (is_opt(a, NULL, "--cases"))
+		return &o->cases_dir;
+	if (is_opt(a, NULL, "--results"))
+		return &o->results_dir;
+	if (is_opt(a, NULL, "--run-id"))
+		return &o->run_id;
+	if (is_opt(a, NULL, "--identity"))
+		return &o->identities;
+	if (is_opt(a, NULL, "--paranoid"))
+		return &o->paranoids;
+	if (is_opt(a, NULL, "--abi-check"))
+		return &o->abi_check;
+	if (is_opt(a, NULL, "--abi-map"))
+		return &o->abi_map;
+	if (is_opt(a, NULL, "--matrix"))
+		return &o->matrix;
+	return NULL;
+}
+
+/* The string options with a form to check: --run-id and --matrix. */
+static int check_string_opt(const struct pa_opts *o, const char *const *dst,
+			    char *err, size_t errlen)
+{
+	if (dst == &o->run_id &&
+	    (!o->run_id[0] || strchr(o->run_id, '/') || o->run_id[0] == '.')) {
+		snprintf(err, errlen, "bad --run-id '%s': a plain directory name is needed", o->run_id);
+		return -1;
+	}
+	if (dst == &o->matrix && strcmp(o->matrix, "default") && strcmp(o->matrix, "full")) {
+		snprintf(err, errlen, "bad --matrix '%s': default or full", o->matrix);
+		return -1;
+	}
+	return 0;
+}
+
+/* A whole number from 1 to max, the argument v of option what. */
+static int whole_number(const char *v, const char *what, long max, int *dst,
+			char *err, size_t errlen)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (end == v || *end || n < 1 || n > max) {
+		snprintf(err, errlen, "bad %s '%s': a whole number from 1 to %ld is needed",
+			 what, v, max);
+		return -1;
+	}
+	*dst = (int)n;
+	return 0;
+}
+
+/* An option that takes an argument, or one that is unknown: 0, or -1 with
+ * err set. */
+static int parse_arg_opt(struct opt_ctx *c, struct pa_opts *o, const char *a)
+{
+	const char **dst = string_opt(o, a);
+	const char *v;
+	char *end;
+
+	if (dst) {
+		if (need_arg(c->argc, c->argv, &c->i, dst, c->err, c->errlen))
+			return -1;
+		return check_string_opt(o, dst, c->err, c->errlen);
+	}
+	if (is_opt(a, "-a", "--area")) {
+		if (need_arg(c->argc, c->argv, &c->i, &v, c->err, c->errlen))
+			return -1;
+		if (o->nareas >= PA_MAX_PATTERNS) {
+			snprintf(c->err, c->errlen, "too many --area options");
+			return -1;
+		}
+		o->areas[o->nareas++] = v;
+	} else if (is_opt(a, NULL, "--timeout-scale")) {
+		if (need_arg(c->argc, c->argv, &c->i, &v, c->err, c->errlen))
+			return -1;
+		o->timeout_scale = strtod(v, &end);
+		if (end == v || *end || o->timeout_scale <= 0 || o->timeout_scale > 1000) {
+			snprintf(c->err, c->errlen, "bad --timeout-scale '%s': a number in (0, 1000] is needed", v);
+			return -1;
+		}
+	} else if (is_opt(a, "-j", "--jobs") || (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9')) {
+		if (a[1] == 'j' && a[2])
+			v = a + 2;	/* -j4 */
+		else if (need_arg(c->argc, c->argv, &c->i, &v, c->err, c->errlen))
+			return -1;
+		return whole_number(v, "-j", 64, &o->jobs, c->err, c->errlen);
+	} else if (is_opt(a, NULL, "--repeat")) {
+		if (need_arg(c->argc, c->argv, &c->i, &v, c->err, c->errlen))
+			return -1;
+		return whole_number(v, "--repeat", 100, &o->repeat, c->err, c->errlen);
+	} else {
+		snprintf(c->err, c->errlen, "unknown option '%s' (try --help)", a);
+		return -1;
+	}
+	return 0;
+}
+
 int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t errlen)
 {
-	const char *v;
+	struct opt_ctx c = { argc, argv, 1, err, errlen };
 	bool dashdash = false;
 
 	memset(o, 0, sizeof(*o));
 	o->results_dir = "results";
 	o->timeout_scale = 1.0;
 	o->repeat = 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	for (; c.i < argc; c.i++) {
+		const char *a = argv[c.i];
 
 		if (dashdash || a[0] != '-' || !a[1]) {
 			if (o->npatterns >= PA_MAX_PATTERNS) {
@@ -109,112 +247,10 @@ int pa_parse_opts(int argc, char **argv, struct pa_opts *o, char *err, size_t er
 			o->patterns[o->npatterns++] = a;
 			continue;
 		}
-		if (!strcmp(a, "--")) {
+		if (!strcmp(a, "--"))
 			dashdash = true;
-		} else if (is_opt(a, "-h", "--help")) {
-			o->help = true;
-		} else if (is_opt(a, "-l", "--list")) {
-			o->list = true;
-		} else if (is_opt(a, "-v", "--verbose")) {
-			o->verbose = true;
-		} else if (is_opt(a, NULL, "--junit")) {
-			if (need_arg(argc, argv, &i, &o->junit, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--kcidb")) {
-			if (need_arg(argc, argv, &i, &o->kcidb, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--origin")) {
-			if (need_arg(argc, argv, &i, &o->origin, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--json")) {
-			if (need_arg(argc, argv, &i, &o->json, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--fixes")) {
-			o->fixes = true;
-		} else if (is_opt(a, NULL, "--destructive")) {
-			o->destructive = true;
-		} else if (is_opt(a, NULL, "--no-results")) {
-			o->no_results = true;
-		} else if (is_opt(a, "-a", "--area")) {
-			if (need_arg(argc, argv, &i, &v, err, errlen))
-				return -1;
-			if (o->nareas >= PA_MAX_PATTERNS) {
-				snprintf(err, errlen, "too many --area options");
-				return -1;
-			}
-			o->areas[o->nareas++] = v;
-		} else if (is_opt(a, NULL, "--cases")) {
-			if (need_arg(argc, argv, &i, &o->cases_dir, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--results")) {
-			if (need_arg(argc, argv, &i, &o->results_dir, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--run-id")) {
-			if (need_arg(argc, argv, &i, &o->run_id, err, errlen))
-				return -1;
-			if (!o->run_id[0] || strchr(o->run_id, '/') || o->run_id[0] == '.') {
-				snprintf(err, errlen, "bad --run-id '%s': a plain directory name is needed", o->run_id);
-				return -1;
-			}
-		} else if (is_opt(a, NULL, "--timeout-scale")) {
-			char *end;
-
-			if (need_arg(argc, argv, &i, &v, err, errlen))
-				return -1;
-			o->timeout_scale = strtod(v, &end);
-			if (end == v || *end || o->timeout_scale <= 0 || o->timeout_scale > 1000) {
-				snprintf(err, errlen, "bad --timeout-scale '%s': a number in (0, 1000] is needed", v);
-				return -1;
-			}
-		} else if (is_opt(a, "-j", "--jobs") || (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9')) {
-			char *end;
-			long n;
-
-			if (a[1] == 'j' && a[2])
-				v = a + 2;	/* -j4 */
-			else if (need_arg(argc, argv, &i, &v, err, errlen))
-				return -1;
-			n = strtol(v, &end, 10);
-			if (end == v || *end || n < 1 || n > 64) {
-				snprintf(err, errlen, "bad -j '%s': a whole number from 1 to 64 is needed", v);
-				return -1;
-			}
-			o->jobs = (int)n;
-		} else if (is_opt(a, NULL, "--repeat")) {
-			char *end;
-			long n;
-
-			if (need_arg(argc, argv, &i, &v, err, errlen))
-				return -1;
-			n = strtol(v, &end, 10);
-			if (end == v || *end || n < 1 || n > 100) {
-				snprintf(err, errlen, "bad --repeat '%s': a whole number from 1 to 100 is needed", v);
-				return -1;
-			}
-			o->repeat = (int)n;
-		} else if (is_opt(a, NULL, "--identity")) {
-			if (need_arg(argc, argv, &i, &o->identities, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--paranoid")) {
-			if (need_arg(argc, argv, &i, &o->paranoids, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--abi-check")) {
-			if (need_arg(argc, argv, &i, &o->abi_check, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--abi-map")) {
-			if (need_arg(argc, argv, &i, &o->abi_map, err, errlen))
-				return -1;
-		} else if (is_opt(a, NULL, "--matrix")) {
-			if (need_arg(argc, argv, &i, &o->matrix, err, errlen))
-				return -1;
-			if (strcmp(o->matrix, "default") && strcmp(o->matrix, "full")) {
-				snprintf(err, errlen, "bad --matrix '%s': default or full", o->matrix);
-				return -1;
-			}
-		} else {
-			snprintf(err, errlen, "unknown option '%s' (try --help)", a);
+		else if (!parse_flag(o, a) && parse_arg_opt(&c, o, a))
 			return -1;
-		}
 	}
 	return 0;
 }
