@@ -99,7 +99,6 @@ struct pa_case {
 	const char *assertion;	/* the documented sentence, required */
 	const char *ref;	/* man page section, design.txt, or a commit */
 	const char *covers;	/* ABI map elements, space separated */
-	const char *tags;	/* fix commits, e.g. "linux-git=382c27f4ed28" */
 
 	/* requirements: each unmet one is a SKIP with a reason */
 	const char *min_kernel;	/* running kernel must be >= this */
@@ -420,6 +419,7 @@ void pa_abort(void) __attribute__((noreturn));
 /* The ABI changed in `version`: returns true where the running kernel has
  * the new behaviour, and records which variant the case expected. */
 bool pa_since(const char *version, const char *what);
+/* "EINVAL", "0 (no error)", or "errno 1234" for a number it does not know */
 const char *pa_errno_name(int err);
 
 /* ---- assertions ---------------------------------------------------------- */

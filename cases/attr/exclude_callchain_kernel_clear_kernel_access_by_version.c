@@ -16,7 +16,6 @@ PERFABI_CASE(
 	.assertion = "PERF_SAMPLE_CALLCHAIN with attr.exclude_callchain_kernel clear (exclude_kernel set) opens where the caller may measure the kernel; where it may not (paranoid > 1 without CAP_PERFMON) it fails with EACCES on kernels with the kernel-callchain access check (7.3; stable 7.2.10, 6.18.56, 6.12.113) and opens before it",
 	.ref = "a4573a3838ae \"perf/core: Check kernel access when kernel callchains are requested\" (mainline 7.3; stable 7.2.10, 6.18.56, 6.12.113); kernel/events/core.c (6.12.117) perf_event_open(): \"(attr.sample_type & PERF_SAMPLE_CALLCHAIN) && !attr.exclude_callchain_kernel\" -> perf_allow_kernel() (-EACCES); perf_event_open(2), perf_event_paranoid",
 	.covers = "attr.exclude_callchain_kernel sample.CALLCHAIN errno.EACCES",
-	.tags = "linux-git=a4573a3838ae",
 	.privileged = true,
 	.probe = pa_probe_priv,
 ) {

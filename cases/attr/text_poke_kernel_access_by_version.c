@@ -14,7 +14,6 @@ PERFABI_CASE(
 	.assertion = "attr.text_poke on a user-only dummy event opens where the caller may measure the kernel; where it may not (paranoid > 1 without CAP_PERFMON) it fails with EACCES on kernels with the text_poke access check (7.3; stable 7.2.10, 6.18.56, 6.12.113) and opens before it",
 	.ref = "357e8a77a501 \"perf: Require kernel access for text poke events\" (mainline 7.3-rc6; stable 7.2.10, 6.18.56, 6.12.113); kernel/events/core.c (6.12.117) perf_event_open(): \"if (!attr.exclude_kernel || attr.text_poke || ...) perf_allow_kernel()\"; include/uapi/linux/perf_event.h text_poke (5.9, e17d43b93e54)",
 	.covers = "attr.text_poke errno.EACCES",
-	.tags = "linux-git=357e8a77a501",
 	.min_kernel = "5.9",
 	.privileged = true,
 	.probe = pa_probe_priv,

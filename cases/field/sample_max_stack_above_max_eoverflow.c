@@ -9,7 +9,6 @@ PERFABI_CASE(
 	.assertion = "PERF_SAMPLE_CALLCHAIN with sample_max_stack above /proc/sys/kernel/perf_event_max_stack fails with EOVERFLOW",
 	.ref = "perf_event_open(2), EOVERFLOW (since Linux 4.8); kernel/events/callchain.c get_callchain_buffers()",
 	.fix = { .commit = "5af44ca53d01", .subject = "perf: Fix sample_max_stack maximum check", .release = "4.17" },
-	.tags = "linux-git=5af44ca53d01",
 	.covers = "attr.sample_max_stack sample.CALLCHAIN errno.EOVERFLOW",
 	.min_kernel = "4.8",
 	.probe = pa_probe_self_perf,

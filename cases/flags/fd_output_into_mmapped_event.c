@@ -14,7 +14,6 @@
 PERFABI_CASE(
 	.assertion = "PERF_FLAG_FD_OUTPUT with group_fd naming an mmapped per-task event (same task and cpu): the new event's samples are written into group_fd's ring buffer (since 24d3ae2f37d8, 6.3 and stable; before it the open failed with EINVAL, the man page's \"broken since 2.6.35\")",
 	.ref = "perf_event_open(2), flags: PERF_FLAG_FD_OUTPUT \"re-routes the event's sampled output to ... the mmap buffer of the event specified by group_fd\"; kernel/events/core.c perf_event_open() -> perf_event_set_output(); commit 24d3ae2f37d8",
-	.tags = "linux-git=24d3ae2f37d8",
 	.covers = "flag.FD_OUTPUT flag.FD_NO_GROUP arg.flags",
 	.probe = pa_probe_self_perf,
 ) {

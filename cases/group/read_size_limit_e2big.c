@@ -38,7 +38,6 @@ PERFABI_CASE(
 	.assertion = "a group grows only while its PERF_FORMAT_GROUP read size stays within 16 KiB: with 24-byte entries exactly 681 members open and the next sibling fails with E2BIG",
 	.ref = "kernel/events/core.c perf_event_validate_size() (\"check that the read_size for the event does not exceed 16k\") -> -E2BIG in perf_event_open(); perf_event_open(2), E2BIG",
 	.fix = { .commit = "a723968c0ed3", .subject = "perf: Fix u16 overflows", .release = "4.3" },
-	.tags = "linux-git=a723968c0ed3",
 	.covers = "arg.group_fd errno.E2BIG read_format.GROUP",
 	.min_kernel = "6.0",	/* PERF_FORMAT_LOST */
 	.probe = pa_probe_self_perf,

@@ -10,7 +10,6 @@ PERFABI_CASE(
 	.assertion = "a ring mapping cannot shrink: mremap() to a smaller size (1 + 4 pages to a valid 1 + 2, or to the control page alone), in place or moving, fails with EINVAL, since it would split the vma; the ring stays one whole vma and keeps working",
 	.ref = "kernel/events/core.c perf_mmap_vmops.may_split = perf_mmap_may_split() -> -EINVAL (\"perf/core: Prevent VMA split of buffer mappings\", 6.17, in 6.1.158+ and 6.12.63+); mm/mremap.c shrink -> do_vmi_munmap() -> __split_vma() -> vm_ops->may_split; mremap(2)",
 	.fix = { .commit = "b024d7b56c77", .subject = "perf/core: Prevent VMA split of buffer mappings", .release = "6.17", .cve = "CVE-2025-38563", .stable = "6.12.63 6.1.158" },
-	.tags = "linux-git=b024d7b56c77 cve=CVE-2025-38563",
 	.covers = "mmap.remap mmap.size errno.EINVAL",
 	.probe = pa_probe_self_perf,
 ) {

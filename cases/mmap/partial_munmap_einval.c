@@ -12,7 +12,6 @@ PERFABI_CASE(
 	.assertion = "a ring mapping cannot be split: munmap of part of it (its last data page, or the control page) fails with EINVAL and leaves the ring mapped and working; munmap of the whole mapping succeeds",
 	.ref = "kernel/events/core.c perf_mmap_vmops.may_split = perf_mmap_may_split() -> -EINVAL (\"perf/core: Prevent VMA split of buffer mappings\", 6.17, in 6.1.158+ and 6.12.63+); munmap(2) EINVAL",
 	.fix = { .commit = "b024d7b56c77", .subject = "perf/core: Prevent VMA split of buffer mappings", .release = "6.17", .cve = "CVE-2025-38563", .stable = "6.12.63 6.1.158" },
-	.tags = "linux-git=b024d7b56c77 cve=CVE-2025-38563",
 	.covers = "mmap.size mmap.data_head errno.EINVAL",
 	.probe = pa_probe_self_perf,
 ) {

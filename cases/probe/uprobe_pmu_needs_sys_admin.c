@@ -4,7 +4,6 @@ PERFABI_CASE(
 	.assertion = "opening the uprobe PMU needs CAP_SYS_ADMIN (since ba677dbe77af: 6.16, 6.15.7, 6.12.39, 6.6.99, 6.1.146; CAP_PERFMON was enough before), else EACCES",
 	.ref = "kernel/events/core.c perf_uprobe_event_init(); ba677dbe77af \"perf: Revert to requiring CAP_SYS_ADMIN for uprobes\"",
 	.fix = { .commit = "ba677dbe77af", .subject = "perf: Revert to requiring CAP_SYS_ADMIN for uprobes", .release = "6.16", .cve = "CVE-2025-38466" },
-	.tags = "linux-git=ba677dbe77af cve=CVE-2025-38466",
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset cap.CAP_SYS_ADMIN cap.CAP_PERFMON errno.EACCES",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",

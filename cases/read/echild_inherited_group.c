@@ -40,7 +40,6 @@ PERFABI_CASE(
 	.ref = "kernel/events/core.c __perf_read_group_add(): parent->group_generation/nr_siblings != leader's -> -ECHILD; commit 32671e3799ca (6.6-rc7; stable 6.5.9, 6.1.60, 5.15.137, 5.10.199, 5.4.259)",
 	.fix = { .commit = "32671e3799ca", .subject = "perf: Disallow mis-matched inherited group reads", .release = "6.6", .cve = "CVE-2023-5717", .stable = "6.5.9 6.1.60 5.15.137 5.10.199 5.4.259" },
 	.covers = "read.ECHILD read_format.GROUP attr.inherit",
-	.tags = "linux-git=32671e3799ca",
 	.probe = echild_probe,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);

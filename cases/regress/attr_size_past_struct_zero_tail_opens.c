@@ -16,7 +16,6 @@ PERFABI_CASE(
 	.ref = "\"perf_counter: fix buffer overflow in perf_copy_attr()\" b3e62e35058f (2.6.32, CVE-2009-3234): kernel/events/core.c perf_copy_attr() copies sizeof(*attr) after checking the tail is zero (now copy_struct_from_user())",
 	.covers = "attr.size errno.E2BIG",
 	.fix = { .commit = "b3e62e35058f", .subject = "perf_counter: fix buffer overflow in perf_copy_attr()", .release = "2.6.32", .cve = "CVE-2009-3234" },
-	.tags = "linux-git=b3e62e35058f",
 	/* without the fix the page is copied over a struct on the kernel stack */
 	.destructive = true,
 	.probe = pa_probe_self_perf,

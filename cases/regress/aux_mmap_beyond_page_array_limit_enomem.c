@@ -25,7 +25,6 @@ PERFABI_CASE(
 	.ref = "\"perf/core: Bail out early if the request AUX area is out of bound\" 54aee5f15b83 (6.7, CVE-2023-52835; stable 6.5.13, 6.1.64): kernel/events/ring_buffer.c rb_alloc_aux() \"get_order(nr_pages * sizeof(void *)) > MAX_PAGE_ORDER\"",
 	.covers = "mmap.aux_area errno.EPERM errno.ENOMEM",
 	.fix = { .commit = "54aee5f15b83", .subject = "perf/core: Bail out early if the request AUX area is out of bound", .release = "6.7", .cve = "CVE-2023-52835", .stable = "6.5.13 6.1.64" },
-	.tags = "linux-git=54aee5f15b83",
 	.pmu = "intel_pt",
 	.min_kernel = "4.1",
 	.privileged = true,

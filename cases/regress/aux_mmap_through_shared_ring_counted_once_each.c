@@ -62,7 +62,6 @@ PERFABI_CASE(
 	.ref = "\"perf/aux: Fix AUX buffer serialization\" 2ab9d830262c (6.11, CVE-2024-46713; stable 6.10.10, 6.1.110): kernel/events/core.c perf_mmap() and perf_mmap_close() hold rb->aux_mutex around the AUX area",
 	.covers = "mmap.aux_area ioctl.SET_OUTPUT errno.EINVAL",
 	.fix = { .commit = "2ab9d830262c", .subject = "perf/aux: Fix AUX buffer serialization", .release = "6.11", .cve = "CVE-2024-46713", .stable = "6.10.10 6.1.110" },
-	.tags = "linux-git=2ab9d830262c",
 	.pmu = "intel_pt",
 	.min_kernel = "4.1",
 	.min_cpus = 2,

@@ -18,7 +18,6 @@ PERFABI_CASE(
 	.ref = "\"perf: Correctly handle failed perf_get_aux_event()\" da9ec3d3dd0f (5.5; stable 5.4.14): kernel/events/core.c perf_event_open(): !perf_get_aux_event() -> err = -EINVAL",
 	.covers = "attr.aux_output arg.group_fd errno.EINVAL",
 	.fix = { .commit = "da9ec3d3dd0f", .subject = "perf: Correctly handle failed perf_get_aux_event()", .release = "5.5", .stable = "5.4.14" },
-	.tags = "linux-git=da9ec3d3dd0f",
 	.min_kernel = "5.4",	/* aux_output (ab43762ef010) */
 	.pmu = "intel_pt",
 	.hw_pmu = true,

@@ -40,7 +40,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "flag.PID_CGROUP attr.pinned",
 	.fix = { .commit = "5f4e5ce638e6", .subject = "perf: Fix list corruption in perf_cgroup_switch()", .release = "5.17", .cve = "CVE-2022-48799", .stable = "5.16.10 4.19.230 4.14.267" },
-	.tags = "linux-git=5f4e5ce638e6",
 	.root = true,		/* cgroup events are CPU-wide */
 	.hw_pmu = true,
 	.features = "cgroup",

@@ -83,7 +83,6 @@ PERFABI_CASE(
 	.ref = "\"perf/core: Fix system hang caused by cpu-clock usage\" eb3182ef0405 (6.18, CVE-2025-40327; 6.17 stable): kernel/events/core.c perf_swevent_cancel_hrtimer() hrtimer_try_to_cancel(), cpu_clock_event_stop()/task_clock_event_stop() PERF_HES_STOPPED",
 	.covers = "ioctl.REFRESH sw.CPU_CLOCK sw.TASK_CLOCK",
 	.fix = { .commit = "eb3182ef0405", .subject = "perf/core: Fix system hang caused by cpu-clock usage", .release = "6.18", .cve = "CVE-2025-40327", .stable = "6.17" },
-	.tags = "linux-git=eb3182ef0405",
 	.probe = pa_probe_self_perf,
 	.destructive = true,
 	.xfail = {

@@ -64,7 +64,6 @@ PERFABI_CASE(
 	.ref = "\"perf/core: Fix concurrent sys_perf_event_open() vs. 'move_group' race\" 321027c1fe77 (4.10, CVE-2017-6001): kernel/events/core.c perf_event_open() rechecks group_leader->group_caps & PERF_EV_CAP_SOFTWARE under the ctx locks before move_group",
 	.covers = "arg.group_fd read_format.GROUP read_format.ID",
 	.fix = { .commit = "321027c1fe77", .subject = "perf/core: Fix concurrent sys_perf_event_open() vs. 'move_group' race", .release = "4.10", .cve = "CVE-2017-6001" },
-	.tags = "linux-git=321027c1fe77",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.min_cpus = 2,

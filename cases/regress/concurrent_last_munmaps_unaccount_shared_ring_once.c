@@ -85,7 +85,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "ioctl.SET_OUTPUT mmap.size sysctl.perf_event_mlock_kb",
 	.fix = { .commit = "f91072ed1b72", .subject = "perf/core: Fix race in the perf_mmap_close() function", .release = "5.10", .cve = "CVE-2020-14351", .stable = "5.9.2 4.14.207 4.9.244 4.4.244" },
-	.tags = "linux-git=f91072ed1b72",
 	.root = true,		/* perf_event_mlock_kb */
 	.min_cpus = 2,
 	/* 6.18 warns mapping a redirected event, 6.18.8/6.19 refuse it (EBUSY) */

@@ -78,7 +78,6 @@ PERFABI_CASE(
 	.covers = "sw.CPU_CLOCK ioctl.REFRESH",
 	.fix = { .commit = "ff5860f5088e", .subject = "perf: Ensure swevent hrtimer is properly destroyed", .release = "6.19", .cve = "CVE-2026-23014", .stable = "6.18.6",
 		 .log_only = true },
-	.tags = "linux-git=ff5860f5088e",
 	.probe = pa_probe_self_perf,
 	.min_cpus = 2,
 	.destructive = true,

@@ -24,7 +24,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "sysctl.perf_cpu_time_max_percent",
 	.fix = { .commit = "1572e45a924f", .subject = "perf/core: Fix the perf_cpu_time_max_percent check", .release = "4.11" },
-	.tags = "linux-git=1572e45a924f",
 	.root = true,
 ) {
 	char buf[32];

@@ -71,7 +71,6 @@ PERFABI_CASE(
 	.ref = "\"perf/core: Exit early on perf_mmap() fail\" 07091aade394 (6.17, CVE-2025-38565; stable 6.12.42, 6.1.148): kernel/events/core.c perf_mmap() returns before pmu->event_mapped() (arch/x86/events/core.c x86_pmu_event_mapped(): mm->context.perf_rdpmc_allowed, CR4.PCE) when the mapping failed",
 	.covers = "mmap.size mmap.capabilities",
 	.fix = { .commit = "07091aade394", .subject = "perf/core: Exit early on perf_mmap() fail", .release = "6.17", .cve = "CVE-2025-38565", .stable = "6.12.42 6.1.148" },
-	.tags = "linux-git=07091aade394",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.xfail = {

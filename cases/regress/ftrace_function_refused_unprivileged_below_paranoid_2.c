@@ -55,7 +55,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "type.TRACEPOINT sysctl.perf_event_paranoid errno.EPERM",
 	.fix = { .commit = "12ae030d54ef", .subject = "perf/ftrace: Fix paranoid level for enabling function tracer", .release = "3.13", .cve = "CVE-2013-2930" },
-	.tags = "linux-git=12ae030d54ef",
 	.root = true,	/* sets perf_event_paranoid, then drops to a fresh uid */
 	.tracefs = true,
 	.xfail = {

@@ -53,7 +53,6 @@ PERFABI_CASE(
 	.covers = "arg.group_fd errno.E2BIG read_format.GROUP",
 	.fix = { .commit = "382c27f4ed28", .subject = "perf: Fix perf_event_validate_size()", .release = "6.7",
 		 .cve = "CVE-2023-6931", .stable = "6.6.7 6.1.68 5.15.143 5.10.204 5.4.264" },
-	.tags = "linux-git=382c27f4ed28",
 	.min_kernel = "6.0",	/* PERF_FORMAT_LOST */
 	.probe = pa_probe_self_perf,
 	.xfail = {

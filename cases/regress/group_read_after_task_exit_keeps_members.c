@@ -22,7 +22,6 @@ PERFABI_CASE(
 	.ref = "\"perf: Fix exit() vs PERF_FORMAT_GROUP\" 050735b08ca8 (2.6.34): kernel/events/core.c perf_event_exit_task() removes the events without perf_group_detach() (DETACH_GROUP only for inherited events), perf_read_group()",
 	.covers = "read_format.GROUP read_format.ID arg.pid arg.group_fd",
 	.fix = { .commit = "050735b08ca8", .subject = "perf: Fix exit() vs PERF_FORMAT_GROUP", .release = "2.6.34" },
-	.tags = "linux-git=050735b08ca8",
 	.probe = pa_probe_self_perf,
 	.xfail = {
 		.from = "2.6.31",	/* PERF_FORMAT_GROUP */

@@ -21,7 +21,6 @@ PERFABI_CASE(
 	.ref = "\"perf: fix tear-down of inherited group events\" 38b435b16c36 (2.6.39): kernel/events/core.c perf_event_exit_task_context() / perf_event_exit_event() handle the siblings of each inherited group (sync_child_event())",
 	.covers = "attr.inherit arg.group_fd sw.PAGE_FAULTS",
 	.fix = { .commit = "38b435b16c36", .subject = "perf: fix tear-down of inherited group events", .release = "2.6.39" },
-	.tags = "linux-git=38b435b16c36",
 	/* without the fix the child's sibling events leak, holding the
 	 * parent's events: a memory leak on every run */
 	.destructive = true,

@@ -114,7 +114,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "attr.inherit attr.branch_sample_type type.BREAKPOINT sw.DUMMY",
 	.fix = { .commit = "2016066c6619", .subject = "perf/core: Order the PMU list to fix warning about unordered pmu_ctx_list", .release = "6.14", .cve = "CVE-2025-21895", .stable = "6.12.18" },
-	.tags = "linux-git=2016066c6619",
 	.hw_pmu = true,
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,

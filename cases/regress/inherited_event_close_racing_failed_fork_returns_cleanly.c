@@ -122,7 +122,6 @@ PERFABI_CASE(
 	.covers = "attr.inherit sw.PAGE_FAULTS",
 	.fix = { .commit = "e552a8389aa4", .subject = "perf/core: Fix use-after-free in perf_release()", .release = "4.11",
 		 .log_only = true },
-	.tags = "linux-git=e552a8389aa4",
 	.min_kernel = "5.5",	/* clone3() set_tid: the fork that fails late */
 	.probe = pa_probe_self_perf,
 	.min_cpus = 2,

@@ -85,7 +85,6 @@ PERFABI_CASE(
 	.ref = "\"perf: Make sure to use pmu_ctx->pmu for groups\" 4b9ce6719606 (7.0, CVE-2026-31528; stable 6.18.21, 6.12.80): kernel/events/core.c inherit_event() find_get_pmu_context(parent_event->pmu_ctx->pmu, ...), __perf_event_read() pmu_ctx->pmu",
 	.covers = "attr.inherit arg.group_fd read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING hw.INSTRUCTIONS hw.CPU_CYCLES sw.TASK_CLOCK",
 	.fix = { .commit = "4b9ce6719606", .subject = "perf: Make sure to use pmu_ctx->pmu for groups", .release = "7.0", .cve = "CVE-2026-31528", .stable = "6.18.21 6.12.80" },
-	.tags = "linux-git=4b9ce6719606",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.destructive = true,

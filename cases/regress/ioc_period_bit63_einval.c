@@ -13,7 +13,6 @@ PERFABI_CASE(
 	.ref = "\"perf/ioctl: Add check for the sample_period value\" 913a90bc5a3a (v5.2); kernel/events/core.c _perf_event_period()",
 	.covers = "ioctl.PERIOD attr.sample_period errno.EINVAL",
 	.fix = { .commit = "913a90bc5a3a", .subject = "perf/ioctl: Add check for the sample_period value", .release = "5.2" },
-	.tags = "linux-git=913a90bc5a3a",
 	.probe = pa_probe_self_perf,
 ) {
 	static const uint64_t bad[] = {

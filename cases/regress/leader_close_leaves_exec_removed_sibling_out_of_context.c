@@ -83,7 +83,6 @@ PERFABI_CASE(
 	.ref = "\"perf: Fix check before add_event_to_groups() in perf_group_detach()\" fd0815f632c2 (6.3, CVE-2023-2235; stable 6.1.21, 5.15.104): kernel/events/core.c perf_group_detach() adds a promoted sibling to the groups only if sibling->attach_state & PERF_ATTACH_CONTEXT",
 	.covers = "attr.remove_on_exec arg.group_fd read_format.GROUP read_format.ID read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING ioctl.ID",
 	.fix = { .commit = "fd0815f632c2", .subject = "perf: Fix check before add_event_to_groups() in perf_group_detach()", .release = "6.3", .cve = "CVE-2023-2235", .stable = "6.1.21 5.15.104" },
-	.tags = "linux-git=fd0815f632c2",
 	.min_kernel = "5.13",	/* attr.remove_on_exec */
 	.probe = pa_probe_self_perf,
 	.destructive = true,

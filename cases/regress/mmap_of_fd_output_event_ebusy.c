@@ -18,7 +18,6 @@ PERFABI_CASE(
 	.ref = "\"perf: Fix refcount warning on event->mmap_count increment\" d06bf78e55d5 (6.19, CVE-2026-23127; stable 6.18.8): kernel/events/core.c perf_mmap_rb() returns -EBUSY when event->rb is set and event->mmap_count is 0",
 	.covers = "flag.FD_OUTPUT ioctl.SET_OUTPUT mmap.size errno.EBUSY",
 	.fix = { .commit = "d06bf78e55d5", .subject = "perf: Fix refcount warning on event->mmap_count increment", .release = "6.19", .cve = "CVE-2026-23127", .stable = "6.18.8" },
-	.tags = "linux-git=d06bf78e55d5",
 	/* before 448f97fba901 (6.18) such a mapping was allowed (an atomic_t
 	 * count, no warning): the refusal is the fix's, the range its Fixes: */
 	.min_kernel = "6.18",

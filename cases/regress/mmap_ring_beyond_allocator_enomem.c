@@ -56,7 +56,6 @@ PERFABI_CASE(
 	.ref = "\"perf/core: Don't WARN() for impossible ring-buffer sizes\" 9dff0aa95a32 (5.0): kernel/events/ring_buffer.c rb_alloc() fails when order_base_2(size) exceeds PAGE_SHIFT + MAX_PAGE_ORDER; kernel/events/core.c perf_mmap() -ENOMEM",
 	.covers = "mmap.size cap.CAP_IPC_LOCK errno.ENOMEM",
 	.fix = { .commit = "9dff0aa95a32", .subject = "perf/core: Don't WARN() for impossible ring-buffer sizes", .release = "5.0" },
-	.tags = "linux-git=9dff0aa95a32",
 	.caps = PA_CAP(PA_CAP_IPC_LOCK),
 	.probe = pa_probe_self_perf,
 	.xfail = {

@@ -113,7 +113,6 @@ PERFABI_CASE(
 	.ref = "\"perf: Fix event->ctx locking\" f63a8daa5812 (4.0, CVE-2016-6786, CVE-2016-6787): kernel/events/core.c perf_event_ctx_lock() rechecks event->ctx after taking ctx->mutex, against perf_event_open()'s move_group",
 	.covers = "arg.group_fd ioctl.ENABLE ioctl.DISABLE ioctl.RESET read_format.GROUP read_format.ID",
 	.fix = { .commit = "f63a8daa5812", .subject = "perf: Fix event->ctx locking", .release = "4.0", .cve = "CVE-2016-6786" },
-	.tags = "linux-git=f63a8daa5812",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.min_cpus = 2,

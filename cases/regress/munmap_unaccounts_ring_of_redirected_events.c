@@ -26,7 +26,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "mmap.size ioctl.SET_OUTPUT sysctl.perf_event_mlock_kb",
 	.fix = { .commit = "9bb5d40cd93c", .subject = "perf: Fix mmap() accounting hole", .release = "3.10" },
-	.tags = "linux-git=9bb5d40cd93c",
 	.root = true,	/* perf_event_mlock_kb */
 	.xfail = {
 		.from = "3.2",	/* mm->pinned_vm (bc3e53f682d9), which VmPin shows */

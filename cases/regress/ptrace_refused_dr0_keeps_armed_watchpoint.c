@@ -36,7 +36,6 @@ PERFABI_CASE(
 	.ref = "\"perf/hwbp: Simplify the perf-hwbp code, fix documentation\" f67b15037a7a (4.16, CVE-2018-1000199): kernel/events/hw_breakpoint.c modify_user_hw_breakpoint_check() parses into a local arch_hw_breakpoint and copies it only on success; arch/x86/kernel/ptrace.c ptrace_set_breakpoint_addr(), ptrace_get_debugreg() (DR0 = bp->hw.info.address)",
 	.covers = "type.BREAKPOINT attr.bp_addr errno.EINVAL",
 	.fix = { .commit = "f67b15037a7a", .subject = "perf/hwbp: Simplify the perf-hwbp code, fix documentation", .release = "4.16", .cve = "CVE-2018-1000199" },
-	.tags = "linux-git=f67b15037a7a",
 	/* without the fix the breakpoint is re-armed on the kernel address */
 	.destructive = true,
 	.pmu = "breakpoint",

@@ -29,7 +29,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "attr.remove_on_exec read_format.GROUP arg.group_fd sw.PAGE_FAULTS",
 	.fix = { .commit = "037a3c43edfb", .subject = "perf/core: Detach event groups during remove_on_exec", .release = "7.2", .cve = "CVE-2026-64556", .stable = "6.1.191 6.6.145 6.12.96 6.18.39 7.1.4" },
-	.tags = "linux-git=037a3c43edfb",
 	.min_kernel = "5.13",	/* attr.remove_on_exec */
 	.probe = pa_probe_self_perf,
 	.destructive = true,

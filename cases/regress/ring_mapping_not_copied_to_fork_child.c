@@ -41,7 +41,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "mmap.size mmap.MAP_SHARED mmap.data_tail sysctl.perf_event_mlock_kb",
 	.fix = { .commit = "26cb63ad11e0", .subject = "perf: Fix perf mmap bugs", .release = "3.10" },
-	.tags = "linux-git=26cb63ad11e0",
 	.root = true,	/* perf_event_mlock_kb */
 	.xfail = {
 		.from = "2.6.31",	/* the ring's mmap() */

@@ -28,7 +28,6 @@ PERFABI_CASE(
 	.ref = "\"perf/core: Fix perf_output_read_group()\" 9e5b127d6f33 (v4.17); kernel/events/core.c perf_output_read_group() / perf_pmu_read(); perf_event_open(2) PERF_SAMPLE_READ, read_format",
 	.covers = "sample.READ read_format.GROUP read_format.ID",
 	.fix = { .commit = "9e5b127d6f33", .subject = "perf/core: Fix perf_output_read_group()", .release = "4.17" },
-	.tags = "linux-git=9e5b127d6f33",
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);

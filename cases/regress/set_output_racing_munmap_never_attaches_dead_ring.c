@@ -95,7 +95,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "ioctl.SET_OUTPUT mmap.size errno.EINVAL",
 	.fix = { .commit = "68e3c69803da", .subject = "perf/core: Fix data race between perf_event_set_output() and perf_mmap_close()", .release = "5.19", .cve = "CVE-2022-49607", .stable = "5.18.15" },
-	.tags = "linux-git=68e3c69803da",
 	.probe = pa_probe_self_perf,
 	.min_cpus = 2,
 	.destructive = true,

@@ -74,7 +74,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "attr.sigtrap attr.sig_data attr.remove_on_exec sw.CONTEXT_SWITCHES ioctl.SET_OUTPUT fd.poll",
 	.fix = { .commit = "56799bc03565", .subject = "perf: Fix hang while freeing sigtrap event", .release = "6.15", .cve = "CVE-2025-37747", .stable = "6.14.3 6.13.12 6.12.24 6.1.191" },
-	.tags = "linux-git=56799bc03565",
 	.min_kernel = "5.13",	/* attr.sigtrap */
 	.probe = pa_probe_self_perf,
 	.destructive = true,

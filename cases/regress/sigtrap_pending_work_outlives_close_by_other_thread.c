@@ -77,7 +77,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "attr.sigtrap attr.sig_data attr.remove_on_exec sw.CONTEXT_SWITCHES",
 	.fix = { .commit = "517e6a301f34", .subject = "perf: Fix perf_pending_task() UaF", .release = "6.1", .cve = "CVE-2022-48950", .stable = "5.15.84 6.0.14" },
-	.tags = "linux-git=517e6a301f34",
 	.min_kernel = "5.13",	/* attr.sigtrap */
 	.probe = pa_probe_self_perf,
 	.destructive = true,

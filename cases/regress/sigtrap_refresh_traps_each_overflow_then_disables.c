@@ -57,7 +57,6 @@ PERFABI_CASE(
 	.ref = "\"perf: Fix missing SIGTRAPs\" ca6c21327c6a (6.1; stable 6.0.7, 5.15.77): kernel/events/core.c __perf_event_overflow() pending_sigtrap no longer rides on event_limit/pending_disable; perf_event_open(2) PERF_EVENT_IOC_REFRESH",
 	.covers = "attr.sigtrap attr.sig_data attr.remove_on_exec ioctl.REFRESH sw.PAGE_FAULTS",
 	.fix = { .commit = "ca6c21327c6a", .subject = "perf: Fix missing SIGTRAPs", .release = "6.1", .stable = "6.0.7 5.15.77" },
-	.tags = "linux-git=ca6c21327c6a",
 	.min_kernel = "5.13",	/* attr.sigtrap */
 	.probe = pa_probe_self_perf,
 	.xfail = {

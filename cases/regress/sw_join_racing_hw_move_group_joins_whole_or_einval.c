@@ -177,7 +177,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "arg.group_fd read_format.GROUP read_format.ID read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING errno.EINVAL type.HARDWARE sw.PAGE_FAULTS",
 	.fix = { .commit = "3ac6487e584a", .subject = "perf: Fix sys_perf_event_open() race against self", .release = "5.18", .cve = "CVE-2022-1729", .stable = "5.17.10" },
-	.tags = "linux-git=3ac6487e584a",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.min_cpus = 2,

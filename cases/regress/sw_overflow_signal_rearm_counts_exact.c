@@ -200,7 +200,6 @@ PERFABI_CASE(
 	.ref = "\"perf: Remove the nmi parameter from the swevent and overflow interface\" a8b0ca17b80e (3.1, CVE-2011-2918): kernel/events/core.c __perf_event_overflow() disables through irq_work (pending_disable) from every context, perf_swevent_hrtimer()",
 	.covers = "ioctl.REFRESH sw.CPU_CLOCK sw.PAGE_FAULTS sample.ADDR sample.TID sample.PERIOD fd.O_ASYNC fd.F_SETOWN_EX",
 	.fix = { .commit = "a8b0ca17b80e", .subject = "perf: Remove the nmi parameter from the swevent and overflow interface", .release = "3.1", .cve = "CVE-2011-2918" },
-	.tags = "linux-git=a8b0ca17b80e",
 	.probe = pa_probe_self_perf,
 	.destructive = true,
 	.xfail = {

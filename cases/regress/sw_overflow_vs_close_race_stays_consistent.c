@@ -48,7 +48,6 @@ PERFABI_CASE(
 	.covers = "sw.PAGE_FAULTS ioctl.SET_BPF",
 	.fix = { .commit = "c9bc1753b3cc", .subject = "perf: Fix __perf_event_overflow() vs perf_remove_from_context() race", .release = "7.0", .cve = "CVE-2026-23271", .stable = "6.12.77 6.1.167",
 		 .log_only = true },
-	.tags = "linux-git=c9bc1753b3cc",
 	.probe = pa_probe_self_perf,
 	.min_cpus = 2,
 	.destructive = true,

@@ -357,7 +357,6 @@ PERFABI_CASE(
 	.alone = true,
 	.covers = "sw.PAGE_FAULTS sw.TASK_CLOCK arg.pid attr.inherit",
 	.fix = { .commit = "ab711fe08297", .subject = "perf: Fix task context scheduling", .release = "2.6.39" },
-	.tags = "linux-git=ab711fe08297",
 	.probe = pa_probe_self_perf,
 	.destructive = true,
 	.xfail = {

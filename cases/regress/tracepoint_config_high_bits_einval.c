@@ -13,7 +13,6 @@ PERFABI_CASE(
 	.ref = "\"perf/trace: Properly use u64 to hold event_id\" 0022cedd4a7d (v3.13); kernel/trace/trace_event_perf.c perf_trace_init()",
 	.covers = "type.TRACEPOINT attr.config errno.EINVAL",
 	.fix = { .commit = "0022cedd4a7d", .subject = "perf/trace: Properly use u64 to hold event_id", .release = "3.13" },
-	.tags = "linux-git=0022cedd4a7d",
 	.probe = pa_probe_self_perf,
 ) {
 	long id = pa_tp_id_or_skip("syscalls", "sys_enter_getppid");

@@ -25,7 +25,6 @@ PERFABI_CASE(
 	.ref = "\"uprobes: Reject the shared zeropage in uprobe_write_opcode()\" bddf10d26e6e (6.14, CVE-2025-21881; stable 6.12.18, 6.1.130): kernel/events/uprobes.c uprobe_write_opcode() is_zero_page(); 15a7b4b02e39 (6.16) FOLL_WRITE before the write",
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset errno.EINVAL",
 	.fix = { .commit = "bddf10d26e6e", .subject = "uprobes: Reject the shared zeropage in uprobe_write_opcode()", .release = "6.14", .cve = "CVE-2025-21881", .stable = "6.12.18 6.1.130" },
-	.tags = "linux-git=bddf10d26e6e",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",
 	/* the uprobe PMU's permission rule in every cell is

@@ -50,7 +50,6 @@ PERFABI_CASE(
 	.ref = "\"uprobes: fix kernel info leak via \\\"[uprobes]\\\" vma\" 34820304cc2c (6.12-rc2, CVE-2024-49975; stable 6.11.3, 6.10.14, 6.6.55, 6.1.113, 5.15.168, 5.10.227, 5.4.285, 4.19.323): kernel/events/uprobes.c __create_xol_area() alloc_page(... | __GFP_ZERO)",
 	.covers = "type.dynamic attr.uprobe_path attr.probe_offset attr.config",
 	.fix = { .commit = "34820304cc2c", .subject = "uprobes: fix kernel info leak via \"[uprobes]\" vma", .release = "6.12", .cve = "CVE-2024-49975" },
-	.tags = "linux-git=34820304cc2c",
 	.pmu = "uprobe",
 	.min_kernel = "4.17",
 	/* the uprobe PMU's permission rule in every cell is

@@ -9,7 +9,6 @@ PERFABI_CASE(
 	.fix = { .commit = "8176cced706b", .subject = "perf: Treat attr.config as u64 in perf_swevent_init()", .release = "3.9", .cve = "CVE-2013-2094" },
 	.alone = true,
 	.covers = "type.SOFTWARE attr.config errno.ENOENT",
-	.tags = "linux-git=8176cced706b cve=CVE-2013-2094",
 	.probe = pa_probe_self_perf,
 ) {
 	static const uint64_t configs[] = {

@@ -112,35 +112,6 @@ static int case_timeout(void)
 	return (int)(t * timeout_scale() + 0.5);
 }
 
-static void print_info(void)
-{
-	const struct pa_case *c = &pa_this_case;
-
-	printf("name: %s\n", pa_this_case_name);
-	printf("assertion: %s\n", c->assertion ? c->assertion : "");
-	printf("ref: %s\n", c->ref ? c->ref : "");
-	printf("covers: %s\n", c->covers ? c->covers : "");
-	printf("tags: %s\n", c->tags ? c->tags : "");
-	printf("timeout: %d\n", c->timeout > 0 ? c->timeout : 10);
-	printf("privileged: %d\n", c->privileged ? 1 : 0);
-	printf("destructive: %d\n", c->destructive ? 1 : 0);
-	printf("alone: %d\n", c->alone ? 1 : 0);
-	printf("features: %s\n", c->features ? c->features : "");
-	if (c->fix.commit)
-		printf("fix: %s (%s) %s%s%s%s%s%s\n", c->fix.commit,
-		       c->fix.subject ? c->fix.subject : "", c->fix.release ? c->fix.release : "?",
-		       c->fix.cve ? " " : "", c->fix.cve ? c->fix.cve : "",
-		       c->fix.stable ? " stable " : "", c->fix.stable ? c->fix.stable : "",
-		       c->fix.log_only ? " (seen only in the kernel log: KASAN, WARNING)" : "");
-	if (c->xfail.from || c->xfail.windows) {
-		char range[160];
-
-		pa_known_bug_range(&c->xfail, range, sizeof(range));
-		printf("xfail: %s %s (fix %s)\n", range, c->xfail.why ? c->xfail.why : "",
-		       c->xfail.fix ? c->xfail.fix : "unknown");
-	}
-}
-
 static enum pa_outcome finish(enum pa_outcome o, const char *detail)
 {
 	pa_ktap_result(stdout, 1, pa_this_case_name, o, detail);
@@ -365,7 +336,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1) {
 		if (!strcmp(argv[1], "--info")) {
-			print_info();
+			pa_info_print(stdout, &pa_this_case, pa_this_case_name);
 			return 0;
 		}
 		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

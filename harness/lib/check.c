@@ -187,10 +187,10 @@ bool pa_check_errno(long ret, int err, int want, const char *expr,
 		return true;
 	if (ret != -1)
 		pa_fail("%s:%d: %s returned %ld, expected it to fail with %s",
-			file, line, expr, ret, pa_errno_str(want));
+			file, line, expr, ret, pa_errno_name(want));
 	else
 		pa_fail("%s:%d: %s failed with %s, expected %s", file, line,
-			expr, pa_errno_str(err), pa_errno_str(want));
+			expr, pa_errno_name(err), pa_errno_name(want));
 	return false;
 }
 
@@ -200,6 +200,6 @@ bool pa_check_ok(long ret, int err, const char *expr, const char *file, int line
 	if (ret != -1)
 		return true;
 	pa_fail("%s:%d: %s failed with %s, expected success", file, line,
-		expr, pa_errno_str(err));
+		expr, pa_errno_name(err));
 	return false;
 }

@@ -60,6 +60,15 @@ static void xfail_text(const struct pa_case *c, char *buf, size_t len)
 		 c->xfail.fix ? c->xfail.fix : "unknown");
 }
 
+/* LTP's tags: the fix commit (and CVE) of .fix, else of .xfail */
+static void tags_text(const struct pa_case *c, char *buf, size_t len)
+{
+	const char *commit = c->fix.commit ? c->fix.commit : c->xfail.fix;
+
+	snprintf(buf, len, "%s%s%s%s", commit ? "linux-git=" : "", commit ? commit : "",
+		 commit && c->fix.cve ? " cve=" : "", commit && c->fix.cve ? c->fix.cve : "");
+}
+
 #define MEMBER(k)	offsetof(struct pa_case, k), NULL
 #define MADE(fn)	-1, fn
 #define KEPT(k)		offsetof(struct pa_case_info, k), sizeof(((struct pa_case_info *)0)->k)
@@ -69,6 +78,7 @@ static const struct info_field fields[] = {
 	{ "assertion",	I_TEXT, MEMBER(assertion),	false,	KEPT(assertion) },
 	{ "ref",	I_TEXT, MEMBER(ref),		false,	NOT_KEPT },
 	{ "covers",	I_TEXT, MEMBER(covers),		false,	KEPT(covers) },
+	{ "tags",	I_TEXT, MADE(tags_text),	false,	NOT_KEPT },
 	{ "timeout",	I_INT,	MADE(timeout_text),	false,	KEPT(timeout) },
 	{ "privileged",	I_BOOL, MEMBER(privileged),	false,	KEPT(privileged) },
 	{ "destructive", I_BOOL, MEMBER(destructive),	false,	KEPT(destructive) },

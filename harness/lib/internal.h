@@ -116,7 +116,6 @@ void pa_text_sanitize(char *s, bool keep_newlines);
 #define PA_KTAP_DETAIL "# detail: "
 const char *pa_ktap_detail_line(const char *line);
 
-const char *pa_errno_str(int err);	/* "EINVAL" or "errno 1234" */
 void pa_json_str(FILE *f, const char *s);	/* a JSON string, quoted */
 
 /* ---- state a case's body shares with its supervising parent ------------ */

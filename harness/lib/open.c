@@ -96,12 +96,12 @@ void pa_puppet_start(struct pa_puppet *p)
 	char ready;
 
 	if (pipe(down) || pipe(up)) {
-		pa_fail("pipe: %s", pa_errno_str(errno));
+		pa_fail("pipe: %s", pa_errno_name(errno));
 		pa_abort();
 	}
 	p->pid = fork();
 	if (p->pid < 0) {
-		pa_fail("fork: %s", pa_errno_str(errno));
+		pa_fail("fork: %s", pa_errno_name(errno));
 		pa_abort();
 	}
 	if (p->pid == 0) {
@@ -295,7 +295,7 @@ int pa_hw_open_or_skip(uint32_t type, uint64_t config)
 		if (cpu < 0)
 			pa_skip("hybrid x86: none of the cpu_core CPUs (%s) is allowed to this task", cpus);
 		if (pa_pin_cpu(cpu))
-			pa_skip("hybrid x86: cannot run on cpu_core CPU %d: %s", cpu, pa_errno_str(errno));
+			pa_skip("hybrid x86: cannot run on cpu_core CPU %d: %s", cpu, pa_errno_name(errno));
 	}
 	a.type = type;
 	errno = 0;
@@ -306,9 +306,9 @@ int pa_hw_open_or_skip(uint32_t type, uint64_t config)
 	 * generic events"; EOPNOTSUPP: no hardware support. */
 	if (errno == ENOENT || errno == EOPNOTSUPP)
 		pa_skip("the PMU does not support type %u config %#llx (%s)", type,
-			(unsigned long long)config, pa_errno_str(errno));
+			(unsigned long long)config, pa_errno_name(errno));
 	pa_fail("perf_event_open(type %u, config %#llx) failed with %s", type,
-		(unsigned long long)config, pa_errno_str(errno));
+		(unsigned long long)config, pa_errno_name(errno));
 	pa_abort();
 }
 
@@ -317,12 +317,12 @@ uint64_t pa_count_over(int fd, void (*work)(int), int arg)
 	uint64_t v;
 
 	if (ioctl(fd, PERF_EVENT_IOC_RESET, 0) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		pa_fail("enable fd %d: %s", fd, pa_errno_str(errno));
+		pa_fail("enable fd %d: %s", fd, pa_errno_name(errno));
 		pa_abort();
 	}
 	work(arg);
 	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0)) {
-		pa_fail("disable fd %d: %s", fd, pa_errno_str(errno));
+		pa_fail("disable fd %d: %s", fd, pa_errno_name(errno));
 		pa_abort();
 	}
 	pa_read_u64(fd, &v, 1);

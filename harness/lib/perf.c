@@ -53,21 +53,21 @@ int pa_open_expect(struct perf_event_attr *attr, pid_t pid, int cpu,
 		if (fd < 0)
 			pa_fail("%s:%d: perf_event_open(type=%u config=%#llx, pid=%d, cpu=%d, group_fd=%d, flags=%#lx) failed with %s, expected an fd",
 				file, line, attr->type, (unsigned long long)attr->config,
-				(int)pid, cpu, group_fd, flags, pa_errno_str(err));
+				(int)pid, cpu, group_fd, flags, pa_errno_name(err));
 		return fd;
 	}
 	if (fd >= 0) {
 		pa_fail("%s:%d: perf_event_open(type=%u config=%#llx, pid=%d, cpu=%d, group_fd=%d, flags=%#lx) returned fd %d, expected %s",
 			file, line, attr->type, (unsigned long long)attr->config,
-			(int)pid, cpu, group_fd, flags, fd, pa_errno_str(want_errno));
+			(int)pid, cpu, group_fd, flags, fd, pa_errno_name(want_errno));
 		close(fd);
 		return -1;
 	}
 	if (err != want_errno) {
 		pa_fail("%s:%d: perf_event_open(type=%u config=%#llx, pid=%d, cpu=%d, group_fd=%d, flags=%#lx) failed with %s, expected %s",
 			file, line, attr->type, (unsigned long long)attr->config,
-			(int)pid, cpu, group_fd, flags, pa_errno_str(err),
-			pa_errno_str(want_errno));
+			(int)pid, cpu, group_fd, flags, pa_errno_name(err),
+			pa_errno_name(want_errno));
 		return -1;
 	}
 	return -2;
@@ -80,7 +80,7 @@ void pa_read_u64(int fd, uint64_t *buf, size_t n)
 
 	if (got != want) {
 		pa_fail("read(fd %d, %zd bytes) returned %zd (%s)", fd, want, got,
-			got < 0 ? pa_errno_str(errno) : "short read");
+			got < 0 ? pa_errno_name(errno) : "short read");
 		pa_abort();
 	}
 }
@@ -93,7 +93,7 @@ void pa_touch_pages(int pages)
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED) {
-		pa_fail("mmap of %d pages failed: %s", pages, pa_errno_str(errno));
+		pa_fail("mmap of %d pages failed: %s", pages, pa_errno_name(errno));
 		pa_abort();
 	}
 	/* one fault per page: where THP is "always", a 2 MiB-aligned range

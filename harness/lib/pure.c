@@ -56,7 +56,7 @@ static const struct { int err; const char *name; } errnames[] = {
 	{ ENOTSUP, "ENOTSUP" }, { EBADFD, "EBADFD" }, { ENODATA, "ENODATA" },
 };
 
-const char *pa_errno_str(int err)
+const char *pa_errno_name(int err)
 {
 	static __thread char buf[32];
 
@@ -67,11 +67,6 @@ const char *pa_errno_str(int err)
 			return errnames[i].name;
 	snprintf(buf, sizeof(buf), "errno %d", err);
 	return buf;
-}
-
-const char *pa_errno_name(int err)
-{
-	return pa_errno_str(err);
 }
 
 /* ---- versions ---------------------------------------------------------- */

@@ -49,7 +49,7 @@ void pa_ring_map(struct pa_ring *r, int fd, unsigned data_pages)
 
 	if (err) {
 		pa_fail("mmap of the ring of fd %d (1 + %u pages) failed: %s",
-			fd, data_pages, pa_errno_str(-err));
+			fd, data_pages, pa_errno_name(-err));
 		pa_abort();
 	}
 }
@@ -463,7 +463,7 @@ void *pa_ring_map_aux(struct pa_ring *r, unsigned aux_pages)
 	p = pa_ring_try_map_aux(r, r->map_len, len, PROT_READ | PROT_WRITE);
 	if (p == MAP_FAILED) {
 		pa_fail("mmap of the AUX area of fd %d (%u pages at %zu) failed: %s",
-			r->fd, aux_pages, r->map_len, pa_errno_str(errno));
+			r->fd, aux_pages, r->map_len, pa_errno_name(errno));
 		pa_abort();
 	}
 	return p;

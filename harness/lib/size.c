@@ -25,12 +25,12 @@ void *pa_guarded_tail(size_t len)
 
 	if (base == MAP_FAILED) {
 		pa_fail("mmap of %zu pages failed: %s", pages + 1,
-			pa_errno_str(errno));
+			pa_errno_name(errno));
 		pa_abort();
 	}
 	if (mprotect(base + pages * psz, psz, PROT_NONE)) {
 		pa_fail("mprotect of the guard page failed: %s",
-			pa_errno_str(errno));
+			pa_errno_name(errno));
 		pa_abort();
 	}
 	return base + pages * psz - len;
@@ -55,7 +55,7 @@ bool pa_expect_e2big_size(struct perf_event_attr *attr, const char *file,
 	}
 	if (err != E2BIG) {
 		pa_fail("%s:%d: perf_event_open(attr.size=%u) failed with %s, expected E2BIG",
-			file, line, sent, pa_errno_str(err));
+			file, line, sent, pa_errno_name(err));
 		return false;
 	}
 	if (attr->size != want) {

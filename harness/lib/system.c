@@ -240,7 +240,7 @@ bool pa_hw_pmu_present(const char **reason)
 	}
 	snprintf(why, sizeof(why),
 		 "PERF_TYPE_HARDWARE/INSTRUCTIONS open fails with %s",
-		 pa_errno_str(err));
+		 pa_errno_name(err));
 	if (reason)
 		*reason = why;
 	return false;

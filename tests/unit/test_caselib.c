@@ -82,7 +82,7 @@ static void errno_checks(void **state)
 	assert_string_equal(pa_state->first_failure,
 			    "e.c:5: close() failed with EBADF, expected success");
 	assert_int_equal(pa_state->checks, 2);	/* since the last reset */
-	assert_string_equal(pa_errno_str(0), "0 (no error)");
+	assert_string_equal(pa_errno_name(0), "0 (no error)");
 	assert_string_equal(pa_outcome_name(PA_FAIL), "fail");
 }
 

@@ -143,10 +143,10 @@ static void outcome_names(void **state)
 static void errno_names(void **state)
 {
 	(void)state;
-	assert_string_equal(pa_errno_str(EINVAL), "EINVAL");
-	assert_string_equal(pa_errno_str(E2BIG), "E2BIG");
-	assert_string_equal(pa_errno_str(EOPNOTSUPP), "EOPNOTSUPP");
-	assert_string_equal(pa_errno_str(4095), "errno 4095");
+	assert_string_equal(pa_errno_name(EINVAL), "EINVAL");
+	assert_string_equal(pa_errno_name(E2BIG), "E2BIG");
+	assert_string_equal(pa_errno_name(EOPNOTSUPP), "EOPNOTSUPP");
+	assert_string_equal(pa_errno_name(4095), "errno 4095");
 }
 
 int main(void)
