@@ -30,7 +30,7 @@ beside it); the exit status is 1 when a result differed between runs.
 `./run.sh --bench 5 --load` is the same on a busy machine.
 
 Nothing here is timed against a limit: the numbers are for reading and for
-comparing (the issue's targets are in README.md, "Speed").
+comparing (the issue's targets are in docs/speed.md).
 
 Options:
   --runs N        how many runs (also: ./run.sh --bench N)

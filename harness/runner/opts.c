@@ -18,7 +18,7 @@ void pa_usage(FILE *f, const char *prog)
 "                       testcase per result; skip and xfail are <skipped>)\n"
 "      --kcidb FILE     also write the run as KernelCI KCIDB I/O JSON (schema\n"
 "                       v5.3): a checkout and a build for the kernel, a test\n"
-"                       per result (README.md, \"KCIDB\")\n"
+"                       per result (docs/output.md, \"KCIDB\")\n"
 "      --origin NAME    the KCIDB origin and id prefix (default: perfabi)\n"
 "      --json FILE      also write the run summary with every result as JSON\n"
 "                       to FILE (what results/<run-id>/summary.json holds)\n"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The case names and patterns the README and --help show exist: the first
+# The case names and patterns the README and --help show exist (and docs/): the first
 # command a newcomer copies must work.
 . "$(dirname "$0")/lib.bash"
 cd "$(dirname "$0")/../.." || exit 2
 areas=$(ls cases | while read -r a; do [ -d "cases/$a" ] && printf '%s|' "$a"; done)
 areas=${areas%|}
 help=$("$RUN" --help 2>&1; ./run.sh --help 2>&1; harness/vm.sh --help 2>&1)
-names=$( { cat README.md results/README.md; echo "$help"; } |
+names=$( { cat README.md results/README.md docs/*.md; echo "$help"; } |
 	grep -oE "\\b($areas)/[A-Za-z0-9_*?]+" | sort -u)
 check "the docs name cases" test -n "$names"
 bad=()
