@@ -45,7 +45,7 @@ RUN_SRC  := $(wildcard harness/runner/*.c)
 RUN_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(RUN_SRC))
 RUNNER   := $(BUILD)/perfabi-run
 
-HDRS     := $(wildcard harness/*.h harness/*.def harness/lib/*.h harness/runner/*.h)
+HDRS     := $(wildcard harness/*.h harness/*.def harness/lib/*.h harness/runner/*.h harness/report/*.h)
 
 # A case or fixture whose source is gone (deleted or renamed) loses its
 # binary, so neither the runner nor a VM image runs a stale case.
@@ -60,9 +60,9 @@ prune:
 # A case whose .covers names an element that is not in the ABI map fails
 # the build: the case sources changed since the last check (all of them
 # when the map changed) against cases/abi-map.txt.
-$(BUILD)/covers.stamp: $(CASE_SRC) cases/abi-map.txt harness/covers-check.sh
+$(BUILD)/covers.stamp: $(CASE_SRC) cases/abi-map.txt harness/tools/covers-check.sh
 	@mkdir -p $(dir $@)
-	@harness/covers-check.sh cases/abi-map.txt $(if $(filter cases/abi-map.txt harness/covers-check.sh,$?),$(CASE_SRC),$(filter cases/%.c,$?))
+	@harness/tools/covers-check.sh cases/abi-map.txt $(if $(filter cases/abi-map.txt harness/tools/covers-check.sh,$?),$(CASE_SRC),$(filter cases/%.c,$?))
 	@touch $@
 
 # The runner reports coverage of the ABI map next to it (also inside VMs).
@@ -98,9 +98,9 @@ $(BUILD)/fixtures/%: fixtures/progs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDSTATIC) $(LDFLAGS)
 
-# --junit writes with perfabi-report's writer (harness/report_lib.c)
-$(RUNNER): $(RUN_OBJ) $(BUILD)/obj/harness/report_lib.o $(LIB)
-	$(CC) $(CFLAGS) $(RUN_OBJ) $(BUILD)/obj/harness/report_lib.o $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
+# --junit writes with perfabi-report's writer (harness/report/report_lib.c)
+$(RUNNER): $(RUN_OBJ) $(BUILD)/obj/harness/report/report_lib.o $(LIB)
+	$(CC) $(CFLAGS) $(RUN_OBJ) $(BUILD)/obj/harness/report/report_lib.o $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
 
 # The runner, cases, fixtures, ABI map and an installed run.sh, in
 # kselftest's install layout (harness/install/install.sh, README.md). A bad
@@ -115,7 +115,7 @@ endif
 install: all
 	@harness/install/install.sh $(BUILD) '$(INSTALL_PATH)'
 
--include harness/vm.mk
+-include harness/report/report.mk
 -include tests/tests.mk
 
 clean:

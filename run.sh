@@ -37,7 +37,7 @@ results.tsv, summary.json) and never overwrites an earlier one.
   --vm KERNEL...   boot each kernel under QEMU and run the suite inside:
                    a Debian series (6.1, 6.12, 6.12-rt, 6.12-cloud), a
                    package name (linux-image-6.1.0-47-amd64) or a bzImage path;
-                   see harness/vm.sh --help
+                   see harness/tools/vm.sh --help
   --compare [--all] A B
                    list pass->fail, fail->pass and newly skipped results
                    between two run directories (the results both have;
@@ -46,7 +46,7 @@ results.tsv, summary.json) and never overwrites an earlier one.
                    the suite reaches: a gcov kernel built from source, booted
                    under QEMU; lcov/genhtml report in results/<run-id>/kcov/;
                    --kcov --compare A B: what one run reached and the other
-                   did not; see harness/kcov.sh --help
+                   did not; see harness/tools/kcov.sh --help
   kernel build [SOURCE]
                    build a minimal kernel for --vm from Debian's
                    linux-source-6.12/6.1 or a kernel tree (out of tree, in
@@ -107,7 +107,7 @@ case "${1:-}" in
 --vm)
 	shift
 	build
-	exec harness/vm.sh "$@"
+	exec harness/tools/vm.sh "$@"
 	;;
 --kcov)
 	shift
@@ -115,7 +115,7 @@ case "${1:-}" in
 	-h|--help|--report|--compare) ;;
 	*) build ;;
 	esac
-	exec harness/kcov.sh "$@"
+	exec harness/tools/kcov.sh "$@"
 	;;
 kernel)
 	shift
@@ -123,29 +123,29 @@ kernel)
 	if [ "${1:-}" = sweep ]; then
 		case " ${*%% -- *} " in *" -h "*|*" --help "*|*" --list "*) ;; *) build ;; esac
 	fi
-	exec harness/kernel.sh "$@"
+	exec harness/tools/kernel.sh "$@"
 	;;
 bisect-step)
 	# git bisect run takes 1..127 for "bad": a broken perfabi build must
 	# stop the bisection instead (128)
 	shift
 	(build) || exit 128
-	exec harness/bisect.sh step "$@"
+	exec harness/tools/bisect.sh step "$@"
 	;;
 bisect)
 	shift
 	build
-	exec harness/bisect.sh run "$@"
+	exec harness/tools/bisect.sh run "$@"
 	;;
 --bench)
 	shift
 	case "${1:-}" in -h|--help) ;; *) build ;; esac
-	exec harness/bench.sh "$@"
+	exec harness/tools/bench.sh "$@"
 	;;
 prove)
 	shift
 	case "${1:-}" in -h|--help) ;; *) build ;; esac
-	exec harness/prove.sh "$@"
+	exec harness/tools/prove.sh "$@"
 	;;
 --compare)
 	shift

@@ -11,7 +11,7 @@ CASE=read/short_buffer_enospc@root,paranoid=2
 t0=$(date +%s)
 
 # Debian's linux-source-6.12, unpacked once into the cache (installed as root)
-harness/kernel.sh source 6.12 >/dev/null || { echo "check-bisect: no linux-source-6.12 to build the history from" >&2; exit 1; }
+harness/tools/kernel.sh source 6.12 >/dev/null || { echo "check-bisect: no linux-source-6.12 to build the history from" >&2; exit 1; }
 hist=$(tests/bisect/make-history.sh) || { echo "check-bisect: could not make the history" >&2; exit 1; }
 good=$(awk '$1 == "good" { print $2 }' <<<"$hist")
 bad=$(awk '$1 == "bad" { print $2 }' <<<"$hist")

@@ -20,7 +20,7 @@ t0=$(date +%s)
 say() { printf 'check-kselftest: %s\n' "$*" >&2; }
 [ "$(id -u)" -eq 0 ] || { say "needs root: the privilege matrix switches identity and paranoid level"; exit 2; }
 
-src=$(harness/kernel.sh source 6.12) || { say "no linux-source-6.12 for run_kselftest.sh"; exit 1; }
+src=$(harness/tools/kernel.sh source 6.12) || { say "no linux-source-6.12 for run_kselftest.sh"; exit 1; }
 ks=$src/tools/testing/selftests
 [ -f "$ks/run_kselftest.sh" ] && [ -f "$ks/kselftest/runner.sh" ] ||
 	{ say "$ks has no run_kselftest.sh and kselftest/runner.sh"; exit 1; }

@@ -10,7 +10,7 @@ UNIT_SRC    := $(sort $(wildcard tests/unit/test_*.c))
 UNITS       := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 RUN_LIB_OBJ := $(filter-out %/main.o,$(RUN_OBJ))
 # the runner's outputs are written by perfabi-report's writers
-UNIT_OBJ    := $(RUN_LIB_OBJ) $(BUILD)/obj/harness/report_lib.o
+UNIT_OBJ    := $(RUN_LIB_OBJ) $(BUILD)/obj/harness/report/report_lib.o
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(UNIT_OBJ) $(LIB) $(BUILD)/abi-check.stamp $(HDRS)
 	@mkdir -p $(dir $@)

@@ -7,7 +7,7 @@
  */
 #include "run.h"
 #include "exec.h"
-#include "report.h"
+#include "report/report.h"
 
 static const char *default_cases_dir(char *buf, size_t len)
 {

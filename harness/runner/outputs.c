@@ -7,7 +7,7 @@
  */
 #include "run.h"
 #include "exec.h"
-#include "report.h"
+#include "report/report.h"
 
 #include <sys/stat.h>
 #include <sys/utsname.h>

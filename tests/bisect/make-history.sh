@@ -4,7 +4,7 @@
 #
 #   tests/bisect/make-history.sh
 #
-# From Debian's linux-source-6.12 tree, unpacked by harness/kernel.sh in
+# From Debian's linux-source-6.12 tree, unpacked by harness/tools/kernel.sh in
 # $PERFABI_CACHE_ROOT/src/ (default ~/.cache/perfabi/src/), it makes the
 # repository $PERFABI_CACHE_ROOT/bisect/linux-6.12-git with eight commits
 # on master:
@@ -51,7 +51,7 @@ esac
 
 command -v git >/dev/null || die "git is missing (apt-get install -y git)"
 command -v flock >/dev/null || die "flock is missing (apt-get install -y util-linux)"
-[ -d "$SRC" ] || die "no kernel tree at $SRC: run 'harness/kernel.sh source 6.12' once to unpack it"
+[ -d "$SRC" ] || die "no kernel tree at $SRC: run 'harness/tools/kernel.sh source 6.12' once to unpack it"
 if [ ! -f "$SRC/Makefile" ] || [ ! -f "$SRC/kernel/events/core.c" ]; then
 	die "$SRC is not a kernel tree (no Makefile or kernel/events/core.c)"
 fi

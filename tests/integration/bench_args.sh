@@ -4,7 +4,7 @@
 # results (a stand-in runner here, whose second run flips one result).
 . "$(dirname "$0")/lib.bash"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-B=harness/bench.sh
+B=harness/tools/bench.sh
 
 out=$($B --help 2>&1); rc=$?
 check "--help exits 0" test $rc -eq 0

@@ -5,7 +5,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 areas=$(ls cases | while read -r a; do [ -d "cases/$a" ] && printf '%s|' "$a"; done)
 areas=${areas%|}
-help=$("$RUN" --help 2>&1; ./run.sh --help 2>&1; harness/vm.sh --help 2>&1)
+help=$("$RUN" --help 2>&1; ./run.sh --help 2>&1; harness/tools/vm.sh --help 2>&1)
 names=$( { cat README.md results/README.md docs/*.md; echo "$help"; } |
 	grep -oE "\\b($areas)/[A-Za-z0-9_*?]+" | sort -u)
 check "the docs name cases" test -n "$names"

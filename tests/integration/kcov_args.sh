@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.bash"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-K=harness/kcov.sh
+K=harness/tools/kcov.sh
 
 one_line_2() { # description command...: exit 2 and one line of error
 	local d=$1 out rc

@@ -77,7 +77,7 @@ if command -v busybox >/dev/null && [[ $(LC_ALL=C ldd "$(command -v busybox)" 2>
 	. "$(dirname "$0")/standin_vm.bash"
 	standin_vm good bad
 	one=$("$RUN" --list 2>/dev/null | awk 'NR == 1 { print $1 }')
-	harness/vm.sh --accel tcg --results "$tmp/r" --run-id vm --kcidb "$tmp/vm.json" \
+	harness/tools/vm.sh --accel tcg --results "$tmp/r" --run-id vm --kcidb "$tmp/vm.json" \
 		"$tmp/k/good" "$tmp/k/bad" -- "$one" >"$tmp/vm.tap" 2>/dev/null
 	read -r v_pass v_fail v_skip v_xfail v_xpass v_total < <(counts "$tmp/r/vm/good/results.tsv" "$tmp/r/vm/bad/results.tsv")
 	vm_ok=1

@@ -4,7 +4,7 @@
 # needs QEMU and a kernel build, minutes per fix).
 . "$(dirname "$0")/lib.bash"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-P=harness/prove.sh
+P=harness/tools/prove.sh
 
 out=$($P --help 2>&1); rc=$?
 check "--help exits 0" test $rc -eq 0
@@ -40,7 +40,7 @@ done
 
 for bad in "--revert 123" "--revert ffffffffffff"; do
 	# shellcheck disable=SC2086
-	out=$(harness/kernel.sh build $bad 6.12 2>&1); rc=$?
+	out=$(harness/tools/kernel.sh build $bad 6.12 2>&1); rc=$?
 	check "kernel.sh build '$bad' is refused with exit 2 before any work" test $rc -eq 2
 	check "kernel.sh build '$bad' gets one line" test "$(wc -l <<<"$out")" -eq 1
 done

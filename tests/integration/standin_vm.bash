@@ -1,4 +1,4 @@
-# A stand-in for QEMU under harness/vm.sh (sourced by the tests that need
+# A stand-in for QEMU under harness/tools/vm.sh (sourced by the tests that need
 # a --vm run without booting anything): a qemu-system-x86_64 first on PATH
 # that prints, as the guest's console, what the perfabi init prints: the
 # runner's stream of real results from the self-test cases, then the

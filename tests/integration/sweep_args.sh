@@ -5,7 +5,7 @@
 # minutes per variant).
 . "$(dirname "$0")/lib.bash"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-S=harness/sweep.sh
+S=harness/tools/sweep.sh
 
 out=$($S --help 2>&1); rc=$?
 check "--help exits 0" test $rc -eq 0
@@ -18,10 +18,10 @@ for bad in "--variant nosuch" "--variant" "--pick xyz" "--pick 12 --variant nobp
 	check "'$bad' gets one line" test "$(wc -l <<<"$out")" -eq 1
 done
 check "nothing was written for refused input" test ! -e "$tmp/r"
-out=$(harness/kernel.sh sweep --variant nosuch 2>&1); rc=$?
+out=$(harness/tools/kernel.sh sweep --variant nosuch 2>&1); rc=$?
 check "kernel.sh sweep passes through: unknown variant, exit 2" test $rc -eq 2
 check "... in one line naming the variant" grep -q "^sweep.sh: unknown variant 'nosuch'" <<<"$out"
-out=$(harness/kernel.sh build --dir ../x 2>&1); rc=$?
+out=$(harness/tools/kernel.sh build --dir ../x 2>&1); rc=$?
 check "kernel.sh build --dir takes a plain name only (exit 2, one line)" \
 	test $rc -eq 2 -a "$(wc -l <<<"$out")" -eq 1
 
@@ -53,7 +53,7 @@ check "--pick of a commit id uses its last 7 hex digits" \
 check "... mod the number of configurable variants" \
 	test "$($S --pick 123abcd --list | cut -d' ' -f1)" = "$($S --pick "$(printf '%x' $((16#123abcd % nconf)))" --list | cut -d' ' -f1)"
 check "--pick never picks the unconfigurable" bash -c \
-	'for k in $(seq 0 $1); do harness/sweep.sh --pick "$(printf %x $k)" --list | grep -q "not configurable" && exit 1; done; exit 0' _ $((nconf + 2))
+	'for k in $(seq 0 $1); do harness/tools/sweep.sh --pick "$(printf %x $k)" --list | grep -q "not configurable" && exit 1; done; exit 0' _ $((nconf + 2))
 
 # stand-ins: a tree, a builder writing the .config the fragments ask for
 # (KEEP_ON: a symbol Kconfig "keeps"), a VM writing results (FAIL_IN: the

@@ -2,7 +2,7 @@
 # Time-dependent cases hold on a busy machine: a sample of those that
 # compare times, wait, or depend on staying on the CPU (task-clock against
 # the thread's CPU time or switch records, time_enabled/time_running, sleeps,
-# PERIOD's due overflow) runs under harness/load.sh, one CPU hog per online
+# PERIOD's due overflow) runs under harness/tools/load.sh, one CPU hog per online
 # CPU, and none of them FAILs. A few seconds; ./run.sh --bench N --load is the
 # whole suite this way.
 . "$(dirname "$0")/lib.bash"
@@ -34,7 +34,7 @@ args=(--no-results --destructive --paranoid "$(cat $PARANOID)")
 [ "$(id -u)" -eq 0 ] && args+=(--identity root,user)
 
 t0=$(date +%s)
-harness/load.sh -- "$RUN" "${args[@]}" "${CASES[@]}" >"$tmp/out" 2>&1
+harness/tools/load.sh -- "$RUN" "${args[@]}" "${CASES[@]}" >"$tmp/out" 2>&1
 rc=$?
 t1=$(date +%s)
 # the machine-wide lock of another checkout's run: not ours to wait for
@@ -53,5 +53,5 @@ for c in "${CASES[@]}"; do
 done
 echo "# $((t1 - t0)) s under $(getconf _NPROCESSORS_ONLN) hog(s)"
 sleep 0.3
-check "no hog is left" test -z "$(pgrep -f -- "harness/load.sh -- $RUN")"
+check "no hog is left" test -z "$(pgrep -f -- "harness/tools/load.sh -- $RUN")"
 finish

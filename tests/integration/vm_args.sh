@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# harness/vm.sh's command line (nothing is booted: every case here is
+# harness/tools/vm.sh's command line (nothing is booted: every case here is
 # rejected before QEMU starts) and perfabi-report compare/matrix on
 # synthetic result directories.
 . "$(dirname "$0")/lib.bash"
-VM=harness/vm.sh
+VM=harness/tools/vm.sh
 REPORT="$BUILD/perfabi-report"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PERFABI_CACHE=$tmp/cache
@@ -33,13 +33,13 @@ check "and hints at --" grep -q "go after '--'" <<<"$out"
 out=$("$VM" --results "$tmp/r" build:"$tmp/no-tree" 2>&1); rc=$?
 check "build: of a missing tree exits 2" test $rc -eq 2
 check "and says what build: takes" grep -q "build:6.12, build:6.1 or build:DIR" <<<"$out"
-out=$(harness/kernel.sh build "$tmp/no-tree" 2>&1); rc=$?
+out=$(harness/tools/kernel.sh build "$tmp/no-tree" 2>&1); rc=$?
 check "kernel build of a missing tree exits 2" test $rc -eq 2
 check "and names it" grep -q "unknown SOURCE" <<<"$out"
-out=$(harness/kernel.sh build --variant nosuch 6.12 2>&1); rc=$?
+out=$(harness/tools/kernel.sh build --variant nosuch 6.12 2>&1); rc=$?
 check "an unknown variant exits 2" test $rc -eq 2
 check "and lists the variants" grep -q "variants: .*noacpi" <<<"$out"
-out=$(harness/kernel.sh frobnicate 2>&1); rc=$?
+out=$(harness/tools/kernel.sh frobnicate 2>&1); rc=$?
 check "an unknown kernel command exits 2" test $rc -eq 2
 out=$("$VM" --bogus 6.1 2>&1); rc=$?
 check "unknown option exits 2" test $rc -eq 2

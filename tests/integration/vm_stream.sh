@@ -18,7 +18,7 @@ standin_vm good bad hung late
 # the initramfs packs the cases the runner arguments select: one real case
 # keeps it small (the stand-in never runs it)
 one=$("$RUN" --list 2>/dev/null | awk 'NR == 1 { print $1 }')
-PATH=$tmp/bin:$PATH harness/vm.sh --accel tcg --results "$tmp/r" --run-id s \
+PATH=$tmp/bin:$PATH harness/tools/vm.sh --accel tcg --results "$tmp/r" --run-id s \
 	"$tmp/k/good" "$tmp/k/bad" "$tmp/k/hung" "$tmp/k/late" -- "$one" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "a failing kernel makes --vm exit 1" test $rc -eq 1

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perfabi-report's logic: results.tsv parsing, compare, the matrix. */
 #include "unit.h"
-#include "../../harness/report.h"
+#include "../../harness/report/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # perfabi: boot kernels under QEMU and run the suite inside each.
 #
-#   harness/vm.sh [options] KERNEL... [-- runner options]
+#   harness/tools/vm.sh [options] KERNEL... [-- runner options]
 #
 # See usage() below. Results go to results/<run-id>/<kernel>/.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 
 BUILD=${BUILD:-build}
 CACHE=${PERFABI_CACHE:-${HOME:-/tmp}/.cache/perfabi/kernels}
@@ -22,7 +22,7 @@ KEEP=0
 usage() {
 	cat <<'USAGE'
 usage: ./run.sh --vm [options] KERNEL... [-- runner options]
-       harness/vm.sh [options] KERNEL... [-- runner options]
+       harness/tools/vm.sh [options] KERNEL... [-- runner options]
 
 Boots each KERNEL under QEMU with an initramfs built on the fly (busybox,
 the static runner, the cases, the fixtures) and runs the suite inside as
@@ -43,7 +43,7 @@ KERNEL is one of
                                 gzip (or lz4) initramfs, perf events
   build:SOURCE[:VARIANT][+revert=C1,C2...]
                                 a minimal kernel built from source by
-                                harness/kernel.sh (./run.sh kernel build):
+                                harness/tools/kernel.sh (./run.sh kernel build):
                                 SOURCE 6.12 or 6.1 (Debian's linux-source)
                                 or a kernel tree; VARIANT e.g. noacpi;
                                 +revert= builds it with those fixes undone
@@ -79,7 +79,7 @@ Options:
 Packages are fetched with apt-get download into $PERFABI_CACHE (default
 ~/.cache/perfabi/kernels) and unpacked there. Run as root, vm.sh installs
 what it lacks with apt-get and says so: qemu-system-x86, busybox-static,
-cpio, gzip, lz4 (and, for build:, what harness/kernel.sh needs); it refreshes the
+cpio, gzip, lz4 (and, for build:, what harness/tools/kernel.sh needs); it refreshes the
 package lists once when a kernel cannot be found. Others get the command. Results: results/<run-id>/
 <kernel>/ holds run.tap, results.tsv, summary.json and dmesg.txt from the
 guest, console.log and vm.json (package, accelerator, boot and wall time,
@@ -91,7 +91,7 @@ USAGE
 }
 
 PA_PROG=vm.sh
-. harness/lib.sh
+. harness/tools/lib.sh
 
 # ---------------------------------------------------------------- arguments
 kernels=()
@@ -586,7 +586,7 @@ for i in "${!k_label[@]}"; do
 	IMAGE='' CONFIG=''
 	if [ -n "${k_build[$i]}" ]; then
 		# shellcheck disable=SC2086 # "SOURCE --variant V"
-		if IMAGE=$(harness/kernel.sh build ${k_build[$i]}) && [ -f "$IMAGE" ]; then
+		if IMAGE=$(harness/tools/kernel.sh build ${k_build[$i]}) && [ -f "$IMAGE" ]; then
 			CONFIG=$(file_config "$IMAGE")
 			ver=$(cat "$(dirname "$IMAGE")/../../../include/config/kernel.release" 2>/dev/null)
 		else

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # perfabi: find the kernel change that changed one case's outcome.
 #
-#   harness/bisect.sh step CASE[@CELL] [options]       one commit (git bisect run)
-#   harness/bisect.sh run  CASE[@CELL] --good REF --bad REF [options]
-#   harness/bisect.sh run  CASE[@CELL] --packages SERIES [options]
+#   harness/tools/bisect.sh step CASE[@CELL] [options]       one commit (git bisect run)
+#   harness/tools/bisect.sh run  CASE[@CELL] --good REF --bad REF [options]
+#   harness/tools/bisect.sh run  CASE[@CELL] --packages SERIES [options]
 #
 # See usage() below. ./run.sh bisect-step and ./run.sh bisect call it.
 set -uo pipefail
 CALLER_CWD=${PERFABI_CALLER_CWD:-$PWD}
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 REPO=$PWD
 RUN_SH=$REPO/run.sh
 # the kernel builder (tests put a stand-in here that fails or sleeps)
-BUILDER=${PERFABI_BISECT_BUILDER:-$REPO/harness/kernel.sh}
+BUILDER=${PERFABI_BISECT_BUILDER:-$REPO/harness/tools/kernel.sh}
 
 usage() {
 	cat <<'USAGE'
@@ -40,7 +40,7 @@ tree is left as it was found (its HEAD, branch and work tree), also when
 interrupted; a work tree with uncommitted changes is refused.
 
 bisect --packages walks Debian's linux-image packages of a series (6.12,
-6.1, 6.12-rt, ...: what `harness/vm.sh --list-packages SERIES` lists,
+6.1, 6.12-rt, ...: what `harness/tools/vm.sh --list-packages SERIES` lists,
 oldest first), boots only those the search needs, and prints the first
 version whose outcome differs from the oldest one's.
 
@@ -63,7 +63,7 @@ USAGE
 }
 
 PA_PROG=bisect
-. harness/lib.sh
+. harness/tools/lib.sh
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 # ------------------------------------------------------------- arguments
@@ -152,7 +152,7 @@ judge() {
 	step_id=step-$(printf '%02d' "$(( $(ls -d "$RUN_DIR"/step-*/ 2>/dev/null | wc -l) + 1 ))")-$label
 	mkdir -p "$RUN_DIR" || { VERDICT=125 WHY="cannot create $RUN_DIR"; return; }
 	t0=$(now)
-	harness/vm.sh "${VM_OPTS[@]}" --results "$RUN_DIR" --run-id "$step_id" "$kernel" -- "${RUNNER_ARGS[@]}" \
+	harness/tools/vm.sh "${VM_OPTS[@]}" --results "$RUN_DIR" --run-id "$step_id" "$kernel" -- "${RUNNER_ARGS[@]}" \
 		>"$RUN_DIR/$step_id.log" 2>&1
 	VM_S=$(secs "$t0" "$(now)")
 	# the kernel's directory (beside it: junit/, matrix.html)
@@ -372,7 +372,7 @@ pkg_bisect() {
 	local -A verdict
 	[[ $SERIES =~ ^[0-9]+\.[0-9]+(-rt|-cloud)?$ ]] || usage_error "bad --packages '$SERIES': a Debian series such as 6.12, 6.1 or 6.12-rt"
 	[ -z "$GOOD$BAD$TREE" ] || usage_error "--packages walks Debian packages: --good, --bad and --tree do not apply"
-	mapfile -t pkgs < <(harness/vm.sh --list-packages "$SERIES") ||
+	mapfile -t pkgs < <(harness/tools/vm.sh --list-packages "$SERIES") ||
 		usage_error "cannot list the packages of series $SERIES"
 	n=${#pkgs[@]}
 	[ "$n" -ge 2 ] || { say "series $SERIES has $n package(s): nothing to bisect"; exit 1; }

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # perfabi: build a minimal kernel for the suite from source.
 #
-#   harness/kernel.sh build [options] [SOURCE]
-#   harness/kernel.sh list | clean [SOURCE]
+#   harness/tools/kernel.sh build [options] [SOURCE]
+#   harness/tools/kernel.sh list | clean [SOURCE]
 #
 # See usage() below. The tree itself is never written: every build is out
 # of tree (make O=...) in a cache outside the repository.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 REPO=$PWD
 
 CACHE_ROOT=${PERFABI_CACHE_ROOT:-${HOME:-/tmp}/.cache/perfabi}
@@ -78,7 +78,7 @@ USAGE
 }
 
 PA_PROG=kernel.sh
-. harness/lib.sh
+. harness/tools/lib.sh
 took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 
 # ------------------------------------------------------------------ sources
@@ -381,7 +381,7 @@ cmd_source() { # unpack a Debian source (once) and print the tree's path
 case "${1:-}" in
 build) shift; cmd_build "$@" ;;
 source) shift; cmd_source "$@" ;;
-sweep) shift; exec "$REPO/harness/sweep.sh" "$@" ;;
+sweep) shift; exec "$REPO/harness/tools/sweep.sh" "$@" ;;
 list) cmd_list ;;
 clean) shift; cmd_clean "$@" ;;
 -h|--help|help) usage ;;

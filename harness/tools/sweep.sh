@@ -4,18 +4,18 @@
 # QEMU with the default matrix: a case that fails on a correct kernel of a
 # config we did not pick shows up here.
 #
-#   harness/sweep.sh [--list] [--variant NAME]... [--pick KEY] [...]
+#   harness/tools/sweep.sh [--list] [--variant NAME]... [--pick KEY] [...]
 #
-# See usage() below. Building is harness/kernel.sh's (one build directory,
-# 'sweep', for every variant), booting and running harness/vm.sh's.
+# See usage() below. Building is harness/tools/kernel.sh's (one build directory,
+# 'sweep', for every variant), booting and running harness/tools/vm.sh's.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 
 FRAGDIR=fixtures/kernel/sweep
 CACHE_ROOT=${PERFABI_CACHE_ROOT:-${HOME:-/tmp}/.cache/perfabi}
 # the builder and the VM runner (stand-ins in tests/integration/sweep_args.sh)
-KERNEL=${PERFABI_SWEEP_KERNEL:-harness/kernel.sh}
-VM=${PERFABI_SWEEP_VM:-harness/vm.sh}
+KERNEL=${PERFABI_SWEEP_KERNEL:-harness/tools/kernel.sh}
+VM=${PERFABI_SWEEP_VM:-harness/tools/vm.sh}
 
 usage() {
 	cat <<'USAGE'
@@ -60,7 +60,7 @@ Options:
   -h, --help       this text
 
 The builds run under `nice -n 5` (PERFABI_SWEEP_NICE to change it). After
-'--' come harness/vm.sh options (--timeout, --accel, ...), and after a
+'--' come harness/tools/vm.sh options (--timeout, --accel, ...), and after a
 second '--' runner options.
 
 Exit status: 0 no variant had a failure, 1 a case failed, a build failed,
@@ -69,7 +69,7 @@ USAGE
 }
 
 PA_PROG=sweep.sh
-. harness/lib.sh
+. harness/tools/lib.sh
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'; }
 
 # ---------------------------------------------------------------- variants

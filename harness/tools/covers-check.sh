@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# harness/covers-check.sh MAP CASE.c...: every element a case names in its
+# harness/tools/covers-check.sh MAP CASE.c...: every element a case names in its
 # .covers is an element of the ABI map (cases/abi-map.txt). The Makefile
 # runs it on the case sources that changed (all of them when the map
 # changed), so that a typo in .covers fails the build instead of running

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # perfabi: show that regression cases catch their bugs.
 #
-#   harness/prove.sh [--tree SOURCE] [--results DIR] [--run-id ID] [COMMIT...]
+#   harness/tools/prove.sh [--tree SOURCE] [--results DIR] [--run-id ID] [COMMIT...]
 #
 # For each fix with a reverse patch (fixtures/kernel/revert/COMMIT.patch),
 # build the kernel with only that fix undone, boot it under QEMU, run the
 # cases the patch names (its "Case:" lines) and see them fail; run the same
 # cases on the unmodified build and see them pass. ./run.sh prove calls it.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 REPO=$PWD
 REVERTDIR=$REPO/fixtures/kernel/revert
-VM=${PERFABI_PROVE_VM:-$REPO/harness/vm.sh}
+VM=${PERFABI_PROVE_VM:-$REPO/harness/tools/vm.sh}
 
 usage() {
 	cat <<'USAGE'
@@ -45,7 +45,7 @@ USAGE
 }
 
 PA_PROG=prove.sh
-. harness/lib.sh
+. harness/tools/lib.sh
 
 TREE=6.12 RESULTS=results RUN_ID=prove-$(date -u +%Y%m%d-%H%M%S) LIMIT=10
 COMMITS=()

@@ -2,7 +2,7 @@
 # perfabi: how strong each case's oracle is, by its deciding checks, per area
 # and in total.
 #
-#   ./harness/oracle-strength.sh [--list] [--helpers] [AREA...]
+#   ./harness/tools/oracle-strength.sh [--list] [--helpers] [AREA...]
 #
 #   (default)  per area: cases, exact (split value / errno / layout), bound,
 #              open, unclassified, and the share of cases that decide
@@ -114,7 +114,7 @@
 # counts as exact like any other.
 set -uo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 perl -x "$self" "$@"
 exit
 # the perl below is a here-document to the shell (never run by it), so that
@@ -131,7 +131,7 @@ while (@ARGV && $ARGV[0] =~ /^-/) {
 	if ($o eq '--list') { $LIST = 1 }
 	elsif ($o eq '--helpers') { $HELPERS = 1 }
 	elsif ($o eq '-h' || $o eq '--help') {
-		print "usage: harness/oracle-strength.sh [--list] [--helpers] [AREA...]\n";
+		print "usage: harness/tools/oracle-strength.sh [--list] [--helpers] [AREA...]\n";
 		exit 0;
 	} else { print STDERR "oracle-strength: unknown option $o\n"; exit 2 }
 }

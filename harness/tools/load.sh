@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # perfabi: CPU load that the tool starts and stops itself.
 #
-#   harness/load.sh [--hogs N] -- COMMAND [ARG...]
-#   . harness/load.sh; load_start [N]; ...; load_stop   (from a script)
+#   harness/tools/load.sh [--hogs N] -- COMMAND [ARG...]
+#   . harness/tools/load.sh; load_start [N]; ...; load_stop   (from a script)
 #
 # See usage() below. ./run.sh --bench N --load and the timing integration
 # test use it.
@@ -65,7 +65,7 @@ set -uo pipefail
 
 usage() {
 	cat <<'USAGE'
-usage: harness/load.sh [--hogs N] -- COMMAND [ARG...]
+usage: harness/tools/load.sh [--hogs N] -- COMMAND [ARG...]
 
 Runs COMMAND while N CPU hogs (default: one per online CPU; shell busy
 loops at the caller's nice level) keep every CPU busy, and stops the hogs
@@ -73,7 +73,7 @@ when COMMAND ends, on SIGINT/SIGTERM/SIGHUP too; a hog whose starter was
 killed outright ends by itself within about a tenth of a second. For
 seeing whether time-dependent cases hold on a busy machine:
 
-  harness/load.sh -- build/perfabi-run 'regress/*' 'ioctl/period_*'
+  harness/tools/load.sh -- build/perfabi-run 'regress/*' 'ioctl/period_*'
   ./run.sh --bench 5 --load      (the suite 5 times, under this load)
 
 Exit status: COMMAND's; 2 bad usage; 128+N interrupted by signal N.

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # perfabi: kernel coverage of kernel/events/ reached by the suite.
 #
-#   harness/kcov.sh [options] [-- runner options and patterns]
-#   harness/kcov.sh --report RUN
-#   harness/kcov.sh --compare RUN_A RUN_B
+#   harness/tools/kcov.sh [options] [-- runner options and patterns]
+#   harness/tools/kcov.sh --report RUN
+#   harness/tools/kcov.sh --compare RUN_A RUN_B
 #
 # See usage() below. ./run.sh --kcov calls it.
 set -uo pipefail
 CALLER_CWD=${PERFABI_CALLER_CWD:-$PWD}
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 REPO=$PWD
 GROUPS_FILE=$REPO/fixtures/kernel/kcov-groups.tsv
 
@@ -56,7 +56,7 @@ USAGE
 }
 
 PA_PROG=kcov.sh
-. harness/lib.sh
+. harness/tools/lib.sh
 
 need_lcov() {
 	command -v lcov >/dev/null && command -v genhtml >/dev/null && command -v gcov >/dev/null && return 0
@@ -357,7 +357,7 @@ need_lcov
 t0=$(date +%s)
 say "kernel/events/ coverage of the suite: kernel build:$TREE:kcov, run $RESULTS/$RUN_ID"
 # three CPUs, one left offline (maxcpus=2): the cases about an offline CPU run
-harness/vm.sh --timeout "$LIMIT" --smp 3 --append "perfabi.kcov=1 maxcpus=2" --results "$RESULTS" --run-id "$RUN_ID" \
+harness/tools/vm.sh --timeout "$LIMIT" --smp 3 --append "perfabi.kcov=1 maxcpus=2" --results "$RESULTS" --run-id "$RUN_ID" \
 	"build:$TREE:kcov" -- "${runner_args[@]+"${runner_args[@]}"}"
 vrc=$?
 [ $vrc -le 1 ] || exit $vrc

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # perfabi: how long the suite takes, and whether it says the same each time.
 #
-#   harness/bench.sh [--runs N] [--load] [--results DIR] [--run-id ID] [-- runner options]
+#   harness/tools/bench.sh [--runs N] [--load] [--results DIR] [--run-id ID] [-- runner options]
 #
 # See usage() below. ./run.sh --bench calls it.
 set -uo pipefail
 CALLER_CWD=$PWD
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 RUNNER=${PERFABI_BENCH_RUNNER:-build/perfabi-run}
 
 usage() {
@@ -35,7 +35,7 @@ comparing (the issue's targets are in docs/speed.md).
 Options:
   --runs N        how many runs (also: ./run.sh --bench N)
   --load          keep every CPU busy during the runs: one CPU hog (a shell
-                  busy loop, harness/load.sh) per online CPU, started before
+                  busy loop, harness/tools/load.sh) per online CPU, started before
                   the first run and stopped after the last, on SIGINT/SIGTERM
                   too (a hog whose bench was killed outright ends by itself);
                   the report says so. Time-dependent cases must hold there
@@ -48,7 +48,7 @@ USAGE
 }
 
 PA_PROG=bench.sh
-. harness/lib.sh
+. harness/tools/lib.sh
 
 RUNS=3 RESULTS=results RUN_ID=bench-$(date -u +%Y%m%d-%H%M%S) LOAD=0
 RARGS=()
@@ -102,8 +102,8 @@ status=0
 runner=
 HOGS=0
 if [ "$LOAD" = 1 ]; then
-	# shellcheck source=harness/load.sh
-	. harness/load.sh
+	# shellcheck source=harness/tools/load.sh
+	. harness/tools/load.sh
 	HOGS=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
 	load_traps runner	# the hogs end on every way out; a signal ends the run in progress too
 	load_start "$HOGS"
@@ -140,7 +140,7 @@ done
 {
 	echo "# perfabi bench: $RUNS run(s) of: perfabi-run ${RARGS[*]-(default matrix)}"
 	echo "# on $(uname -r), $(nproc) CPUs, paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	[ "$LOAD" = 1 ] && echo "# under load: $HOGS CPU hog(s) (harness/load.sh) ran throughout"
+	[ "$LOAD" = 1 ] && echo "# under load: $HOGS CPU hog(s) (harness/tools/load.sh) ran throughout"
 	echo
 	# with -j N the cases overlap: in_cases/wall is how many ran at once on
 	# average, and the runner's own time per result is not measurable this way
