@@ -639,6 +639,20 @@ static bool row_differs(const struct rp_matrix *m, const char *cas)
 	return false;
 }
 
+/* A case's row as far as its name: a line above the first case of an
+ * area, and class "same" where no cell differs between result sets. */
+static void html_row_head(FILE *f, const struct rp_matrix *m, int i)
+{
+	bool area = i && strncmp(m->cases[i], m->cases[i - 1], strcspn(m->cases[i], "/") + 1);
+	bool differs = row_differs(m, m->cases[i]);
+
+	fprintf(f, "<tr%s%s%s><th class=\"case\">", area || !differs ? " class=\"" : "",
+		area ? (differs ? "area" : "area same") : (differs ? "" : "same"),
+		area || !differs ? "\"" : "");
+	rp_xml_str(f, m->cases[i]);
+	fputs("</th>", f);
+}
+
 /* One column per run: a case's worst outcome over its cells, so that the
  * kernels fit side by side on one screen. */
 static void overview_html(FILE *f, const struct rp_matrix *m, const struct rp_runs *runs,
@@ -655,14 +669,7 @@ static void overview_html(FILE *f, const struct rp_matrix *m, const struct rp_ru
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < m->ncases; i++) {
-		bool area = i && strncmp(m->cases[i], m->cases[i - 1], strcspn(m->cases[i], "/") + 1);
-		bool differs = row_differs(m, m->cases[i]);
-
-		fprintf(f, "<tr%s%s%s><th class=\"case\">", area || !differs ? " class=\"" : "",
-			area ? (differs ? "area" : "area same") : (differs ? "" : "same"),
-			area || !differs ? "\"" : "");
-		rp_xml_str(f, m->cases[i]);
-		fputs("</th>", f);
+		html_row_head(f, m, i);
 		for (int k = 0; k < runs->n; k++) {
 			const struct rp_run *run = &runs->v[k];
 			int n;
@@ -831,15 +838,7 @@ static void html_grid_head(FILE *f, const struct rp_matrix *m, const struct rp_r
 static void html_grid_rows(FILE *f, const struct rp_matrix *m)
 {
 	for (int i = 0; i < m->ncases; i++) {
-		/* a line between areas */
-		bool area = i && strncmp(m->cases[i], m->cases[i - 1], strcspn(m->cases[i], "/") + 1);
-		bool differs = row_differs(m, m->cases[i]);
-
-		fprintf(f, "<tr%s%s%s><th class=\"case\">", area || !differs ? " class=\"" : "",
-			area ? (differs ? "area" : "area same") : (differs ? "" : "same"),
-			area || !differs ? "\"" : "");
-		rp_xml_str(f, m->cases[i]);
-		fputs("</th>", f);
+		html_row_head(f, m, i);
 		for (int c = 0; c < m->ncols; c++) {
 			const struct pa_result *r = rp_matrix_at(m, c, m->cases[i]);
 			enum pa_outcome o = r ? r->outcome : PA_MISSING;
