@@ -19,7 +19,7 @@ usage() {
 	cat <<'USAGE'
 usage: ./run.sh [options] [PATTERN...]
        ./run.sh --vm KERNEL... [-- runner options]
-       ./run.sh --compare [--all] RUN_A RUN_B
+       ./run.sh --compare [--all] [--renames FILE] RUN_A RUN_B
        ./run.sh --kcov [--tree SOURCE] [-- runner options]
        ./run.sh --kcov --compare RUN_A RUN_B
        ./run.sh kernel build|list|clean [...]
@@ -38,10 +38,12 @@ results.tsv, summary.json) and never overwrites an earlier one.
                    a Debian series (6.1, 6.12, 6.12-rt, 6.12-cloud), a
                    package name (linux-image-6.1.0-47-amd64) or a bzImage path;
                    see harness/tools/vm.sh --help
-  --compare [--all] A B
+  --compare [--all] [--renames FILE] A B
                    list pass->fail, fail->pass and newly skipped results
                    between two run directories (the results both have;
-                   --all also lists the others); exit 1 on a regression
+                   --all also lists the others); a result of a case that
+                   moved to another area is compared under its new name
+                   (cases/renames.txt; --renames FILE); exit 1 on a regression
   --kcov           the lines and functions of the kernel's kernel/events/
                    the suite reaches: a gcov kernel built from source, booted
                    under QEMU; lcov/genhtml report in results/<run-id>/kcov/;
@@ -149,7 +151,7 @@ prove)
 	;;
 --compare)
 	shift
-	build build/perfabi-report
+	build build/perfabi-report build/renames.txt
 	exec build/perfabi-report compare "$@"
 	;;
 esac

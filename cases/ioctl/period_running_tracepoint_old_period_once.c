@@ -25,7 +25,7 @@ static void calls(int n)
  * (perf_swevent_set_period() takes hw.last_period, still the old period,
  * once), then every NEW hits: the sequence of the software events
  * (ioctl/period_running_sw_old_period_once) and breakpoints
- * (breakpoint/period_ioctl_running_watchpoint).
+ * (ioctl/period_ioctl_running_watchpoint).
  *
  * Scheduled in again between the ioctl and the first call after it, the
  * event re-arms its period from the new one (perf_trace_add() ->

@@ -16,7 +16,7 @@ PERFABI_CASE(
 	 * access when kernel callchains are requested" (a4573a3838ae, 7.3,
 	 * stable 7.2.10, 6.18.56, 6.12.113) that open needs
 	 * perf_allow_kernel(), a rule
-	 * attr/exclude_callchain_kernel_clear_kernel_access_by_version checks.
+	 * sample/exclude_callchain_kernel_clear_kernel_access_by_version checks.
 	 * This case checks the content wherever the open is allowed. */
 	if (pa_expected_errno(PA_NEED_KERNEL) && pa_since_kernel_access_callchain() != 0)
 		pa_skip("kernel callchains need kernel access on this kernel (a4573a3838ae, or not "

@@ -3,7 +3,7 @@
  * perfabi-report: what the results say across runs and kernels.
  *
  *   perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...
- *   perfabi-report compare [--all] RUN_A RUN_B
+ *   perfabi-report compare [--all] [--renames FILE] RUN_A RUN_B
  *   perfabi-report kcidb [--origin NAME] [--out FILE] RUNDIR...
  *
  * A RUNDIR holds results.tsv (one run), or one subdirectory with a
@@ -12,6 +12,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,7 +21,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...\n"
-	      "       perfabi-report compare [--all] RUN_A RUN_B\n"
+	      "       perfabi-report compare [--all] [--renames FILE] RUN_A RUN_B\n"
 	      "       perfabi-report kcidb [--origin NAME] [--out FILE] RUNDIR...\n"
 	      "\n"
 	      "matrix   one row per case, one column per (run or kernel, identity,\n"
@@ -29,7 +30,10 @@ static void usage(FILE *f)
 	      "compare  what changed from RUN_A to RUN_B in the results both have:\n"
 	      "         regressions (pass -> fail), fixes, newly skipped; results only\n"
 	      "         one side has (a filtered or interrupted run) are counted on one\n"
-	      "         line, and listed with --all\n"
+	      "         line, and listed with --all; a result named by a moved case's\n"
+	      "         old name is compared under its new one (the rename map: FILE,\n"
+	      "         default renames.txt next to perfabi-report, which make copies\n"
+	      "         from cases/renames.txt)\n"
 	      "kcidb    the runs as KernelCI KCIDB I/O JSON (schema v5.3) on stdout or\n"
 	      "         in FILE: a checkout and a build per run or kernel, a test per\n"
 	      "         result; NAME (default perfabi) is the origin and id prefix\n"
@@ -165,27 +169,94 @@ static void note_interrupted(const struct rp_run *run)
 		       "%d results are compared\n", run->dir, sig, completed, planned, completed);
 }
 
+/* The rename map: --renames FILE, else renames.txt next to this program
+ * (build/renames.txt, a copy of cases/renames.txt; none there: no moves).
+ * 0, or -1 after a message (a map asked for by name must be readable). */
+static int load_renames(struct rp_renames *m, const char *file, char *used, size_t len)
+{
+	char err[4200];
+
+	memset(m, 0, sizeof(*m));
+	if (!file) {
+		ssize_t n = readlink("/proc/self/exe", used, len - sizeof("/renames.txt"));
+		char *slash;
+
+		if (n <= 0)
+			return 0;
+		used[n] = 0;
+		slash = strrchr(used, '/');
+		if (!slash)
+			return 0;
+		strcpy(slash, "/renames.txt");
+	} else {
+		snprintf(used, len, "%s", file);
+	}
+	if (rp_renames_load(m, used, err, sizeof(err))) {
+		if (!file && errno == ENOENT)
+			return 0;
+		fprintf(stderr, "perfabi-report: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Results named by a moved case's old name take its new one; say so. */
+static void rename_runs(struct rp_runs *a, struct rp_runs *b, const struct rp_renames *m,
+			const char *map, char **argv)
+{
+	int na = 0, nb = 0;
+
+	for (int i = 0; i < a->n; i++)
+		na += rp_rename_run(&a->v[i], m);
+	for (int i = 0; i < b->n; i++)
+		nb += rp_rename_run(&b->v[i], m);
+	if (na || nb)
+		printf("# %d result(s) of %s and %d of %s are named by a moved case's old name: "
+		       "compared under its new one (%s)\n", na, argv[0], nb, argv[1], map);
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	struct rp_runs a = { 0 }, b = { 0 };
+	struct rp_renames ren;
+	char map[PATH_MAX];
+	const char *renames = NULL;
 	int regressed = 0, pairs = 0;
 	bool all = false;
 
-	if (argc > 0 && !strcmp(argv[0], "--all")) {
-		all = true;
+	while (argc > 0 && argv[0][0] == '-') {
+		if (!strcmp(argv[0], "--all")) {
+			all = true;
+		} else if (!strcmp(argv[0], "--renames") && argc > 1) {
+			renames = argv[1];
+			argc--;
+			argv++;
+		} else if (!strcmp(argv[0], "--")) {
+			argc--;
+			argv++;
+			break;
+		} else {
+			fprintf(stderr, "perfabi-report: compare: unknown option or missing argument '%s'\n", argv[0]);
+			return 2;
+		}
 		argc--;
 		argv++;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "perfabi-report: compare needs two run directories: [--all] RUN_A RUN_B\n");
+		fprintf(stderr, "perfabi-report: compare needs two run directories: [--all] [--renames FILE] RUN_A RUN_B\n");
 		return 2;
 	}
+	if (load_renames(&ren, renames, map, sizeof(map)))
+		return 2;
 	if (load_all(&a, argv, 1) || load_all(&b, argv + 1, 1)) {
 		rp_runs_free(&a);
 		rp_runs_free(&b);
+		rp_renames_free(&ren);
 		return 2;
 	}
 	printf("# compare %s -> %s\n", argv[0], argv[1]);
+	rename_runs(&a, &b, &ren, map, argv);
+	rp_renames_free(&ren);
 	if (a.n == 1 && b.n == 1) {
 		struct rp_diff d;
 

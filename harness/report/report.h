@@ -51,6 +51,32 @@ void rp_run_free(struct rp_run *run);
 /* The result named name in run, or NULL. */
 const struct pa_result *rp_find(const struct rp_run *run, const char *name);
 
+/*
+ * The rename map (cases/renames.txt): a moved case's old name and its new
+ * one ("area/case" each), so that results recorded before a move compare
+ * with results recorded after it. A line is "OLD NEW"; '#' starts a
+ * comment; a case moved twice has two lines (A B, then B C).
+ */
+struct rp_renames {
+	char **from, **to;
+	int n;
+};
+/* Parse text (what names it in messages); -1 with a message in err for a
+ * malformed line, an old name given twice, or moves that go round in a
+ * circle. */
+int rp_renames_parse(struct rp_renames *m, const char *text, const char *what,
+		     char *err, size_t errlen);
+/* Read and parse the file path; -1 with a message in err (errno ENOENT
+ * when it does not exist). */
+int rp_renames_load(struct rp_renames *m, const char *path, char *err, size_t errlen);
+void rp_renames_free(struct rp_renames *m);
+/* The name the case cas has now (followed through every later move), or
+ * NULL when cas never moved. */
+const char *rp_renamed(const struct rp_renames *m, const char *cas);
+/* Give each result of run named by an old case name the case's new name
+ * (its cell, "@identity,paranoid=N", stays). Returns how many it renamed. */
+int rp_rename_run(struct rp_run *run, const struct rp_renames *m);
+
 /* What changed between two runs of the same kernel (or two kernels). */
 struct rp_diff {
 	int regressed;		/* pass/xfail/xpass -> fail */

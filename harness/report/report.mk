@@ -6,7 +6,12 @@ REPORT_SRC := harness/report/report.c harness/report/report_lib.c
 REPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(REPORT_SRC))
 REPORT     := $(BUILD)/perfabi-report
 
-all: $(REPORT)
+all: $(REPORT) $(BUILD)/renames.txt
+
+# compare's rename map (cases/renames.txt: moved cases) goes next to it
+$(BUILD)/renames.txt: cases/renames.txt
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # (and the case library for its one UTF-8 sanitizer, pa_text_sanitize())
 $(REPORT): $(REPORT_OBJ) $(LIB)

@@ -288,6 +288,160 @@ const struct pa_result *rp_find(const struct rp_run *run, const char *name)
 	return NULL;
 }
 
+/* ------------------------------------------------------------- renames */
+
+/* "area/case": one '/', something on both sides, no '@' (that is a cell) */
+static bool case_name_ok(const char *s, size_t len)
+{
+	const char *slash = memchr(s, '/', len);
+
+	if (!slash || slash == s || slash == s + len - 1 || len >= sizeof(((struct pa_result *)0)->cas))
+		return false;
+	return !memchr(slash + 1, '/', len - (size_t)(slash + 1 - s)) && !memchr(s, '@', len);
+}
+
+static const char *renames_next(const struct rp_renames *m, const char *cas)
+{
+	for (int i = 0; i < m->n; i++)
+		if (!strcmp(m->from[i], cas))
+			return m->to[i];
+	return NULL;
+}
+
+const char *rp_renamed(const struct rp_renames *m, const char *cas)
+{
+	const char *now = NULL, *next;
+
+	/* at most n moves: rp_renames_parse() refuses a circle */
+	for (int hops = 0; hops < m->n && (next = renames_next(m, now ? now : cas)); hops++)
+		now = next;
+	return now;
+}
+
+/* One line's two names into w[]; 0 for a blank or comment line, 2 for a
+ * move, -1 for anything else. */
+static int renames_words(const char *line, size_t l, const char *w[2], size_t wl[2])
+{
+	const char *p = line, *end = line + l;
+	const char *hash = memchr(line, '#', l);
+	int nw = 0;
+
+	if (hash)
+		end = hash;
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p == end)
+			break;
+		if (nw == 2)
+			return -1;
+		w[nw] = p;
+		while (p < end && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+		wl[nw] = (size_t)(p - w[nw]);
+		nw++;
+	}
+	return nw == 1 ? -1 : nw;
+}
+
+int rp_renames_parse(struct rp_renames *m, const char *text, const char *what,
+		     char *err, size_t errlen)
+{
+	int lineno = 0;
+
+	memset(m, 0, sizeof(*m));
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		const char *w[2];
+		size_t wl[2];
+		int nw = renames_words(p, l, w, wl);
+
+		lineno++;
+		p += l + (nl ? 1 : 0);
+		if (!nw)
+			continue;
+		if (nw < 0 || !case_name_ok(w[0], wl[0]) || !case_name_ok(w[1], wl[1]) ||
+		    (wl[0] == wl[1] && !memcmp(w[0], w[1], wl[0]))) {
+			snprintf(err, errlen, "%s:%d: not a move \"OLD-AREA/CASE NEW-AREA/CASE\"", what, lineno);
+			rp_renames_free(m);
+			return -1;
+		}
+		m->from = xrealloc(m->from, (size_t)(m->n + 1) * sizeof(*m->from));
+		m->to = xrealloc(m->to, (size_t)(m->n + 1) * sizeof(*m->to));
+		m->from[m->n] = xstrndup(w[0], wl[0]);
+		m->to[m->n] = xstrndup(w[1], wl[1]);
+		if (renames_next(m, m->from[m->n])) {
+			snprintf(err, errlen, "%s:%d: %s moved twice from the same name", what, lineno, m->from[m->n]);
+			m->n++;
+			rp_renames_free(m);
+			return -1;
+		}
+		m->n++;
+	}
+	/* a chain of moves that comes back to a name it passed never ends */
+	for (int i = 0; i < m->n; i++) {
+		const char *now = m->from[i];
+
+		for (int hops = 0; now && hops <= m->n; hops++) {
+			now = renames_next(m, now);
+			if (now && !strcmp(now, m->from[i])) {
+				snprintf(err, errlen, "%s: the moves of %s go round in a circle", what, m->from[i]);
+				rp_renames_free(m);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int rp_renames_load(struct rp_renames *m, const char *path, char *err, size_t errlen)
+{
+	char *text = read_file(path);
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!text) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	rc = rp_renames_parse(m, text, path, err, errlen);
+	free(text);
+	return rc;
+}
+
+void rp_renames_free(struct rp_renames *m)
+{
+	for (int i = 0; i < m->n; i++) {
+		free(m->from[i]);
+		free(m->to[i]);
+	}
+	free(m->from);
+	free(m->to);
+	memset(m, 0, sizeof(*m));
+}
+
+int rp_rename_run(struct rp_run *run, const struct rp_renames *m)
+{
+	int renamed = 0;
+
+	for (int i = 0; i < run->n; i++) {
+		struct pa_result *r = &run->r[i];
+		const char *now = rp_renamed(m, r->cas);
+		char name[sizeof(r->name)];
+
+		if (!now)
+			continue;
+		snprintf(name, sizeof(name), "%s%s%s", now, r->cell[0] ? "@" : "", r->cell);
+		pa_result_name(r, name);
+		renamed++;
+	}
+	return renamed;
+}
+
 /* ------------------------------------------------------------- compare */
 
 enum change { CH_REGRESSED, CH_FIXED, CH_SKIPPED, CH_UNSKIPPED, CH_ADDED, CH_REMOVED, CH_OTHER, CH_N };

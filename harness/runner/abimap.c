@@ -5,6 +5,7 @@
  * counting, --abi-check, and the run summary's view of what ran.
  */
 #include "run.h"
+#include "report/report.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -157,11 +158,33 @@ struct pa_abimap_stats pa_abimap_stats(const struct pa_abimap *m)
 
 /* --abi-check: every map element has a case or a reason; cases name only
  * map elements. */
+
+/* A case's old names (a case moved at most this often) */
+#define PA_MAX_ALIASES	8
+struct pa_aliases {
+	const char *name[PA_MAX_ALIASES];
+	int n;
+};
+/* Does a results.tsv line name the case name, or one of its old names
+ * (the rename map: results keep the name they were recorded with)? */
+static bool names_case(const char *line, const char *name, const struct pa_aliases *old)
+{
+	size_t nl = strlen(name);
+
+	if (!strncmp(line, name, nl) && line[nl] == '@')
+		return true;
+	for (int i = 0; i < old->n; i++) {
+		nl = strlen(old->name[i]);
+		if (!strncmp(line, old->name[i], nl) && line[nl] == '@')
+			return true;
+	}
+	return false;
+}
+
 /* Did case pass (or xfail) in any cell of a results.tsv under refdir/ ? */
-static bool case_ran(const char *refdir, const char *name)
+static bool case_ran(const char *refdir, const char *name, const struct pa_aliases *old)
 {
 	char path[PATH_MAX], line[4096];
-	size_t nl = strlen(name);
 	bool ran = false;
 	DIR *d = opendir(refdir);
 	struct dirent *e;
@@ -176,7 +199,7 @@ static bool case_ran(const char *refdir, const char *name)
 		while (f && !ran && fgets(line, sizeof(line), f)) {
 			char *tab = strchr(line, '\t');
 
-			if (tab && !strncmp(line, name, nl) && line[nl] == '@' &&
+			if (tab && names_case(line, name, old) &&
 			    (!strncmp(tab + 1, "pass\t", 5) || !strncmp(tab + 1, "xfail\t", 6)))
 				ran = true;
 		}
@@ -194,22 +217,51 @@ static bool case_ran(const char *refdir, const char *name)
  * map's directory): list those named only by cases that never did. Returns
  * their number, -1 when there are no reference results to look at.
  */
+/* Which cases passed on a reference kernel, under their name or an old
+ * one (renames.txt beside the map: cases/renames.txt, build/renames.txt) */
+static void cases_ran(const char *mapdir, const char *refdir, const struct pa_case_info *cases,
+		      int n, bool *ran)
+{
+	char path[PATH_MAX], err[PATH_MAX + 256];
+	struct rp_renames ren;
+
+	snprintf(path, sizeof(path), "%s/renames.txt", mapdir);
+	if (rp_renames_load(&ren, path, err, sizeof(err))) {
+		if (errno != ENOENT)
+			fprintf(stderr, "perfabi-run: %s: old names not followed\n", err);
+		memset(&ren, 0, sizeof(ren));
+	}
+	for (int i = 0; i < n; i++) {
+		struct pa_aliases old = { 0 };
+
+		for (int k = 0; k < ren.n && old.n < PA_MAX_ALIASES; k++) {
+			const char *now = rp_renamed(&ren, ren.from[k]);
+
+			if (now && !strcmp(now, cases[i].name))
+				old.name[old.n++] = ren.from[k];
+		}
+		ran[i] = case_ran(refdir, cases[i].name, &old);
+	}
+	rp_renames_free(&ren);
+}
+
 static int never_run_elements(const char *mappath, const struct pa_abimap *m,
 			      const struct pa_case_info *cases, int n)
 {
 	char refdir[PATH_MAX], dir[PATH_MAX];
+	const char *mapdir;
 	bool *ran;
 	int never = 0;
 
 	snprintf(dir, sizeof(dir), "%s", mappath);
-	snprintf(refdir, sizeof(refdir), "%s/../results/reference", dirname(dir));
+	mapdir = dirname(dir);
+	snprintf(refdir, sizeof(refdir), "%s/../results/reference", mapdir);
 	if (access(refdir, R_OK))
 		return -1;
 	ran = calloc((size_t)n + 1, sizeof(*ran));
 	if (!ran)
 		return -1;
-	for (int i = 0; i < n; i++)
-		ran[i] = case_ran(refdir, cases[i].name);
+	cases_ran(mapdir, refdir, cases, n, ran);
 	for (int k = 0; k < m->n; k++) {
 		char names[1024] = "";
 		bool any_ran = false, named = false;

@@ -82,6 +82,13 @@ check "a hardware element is listed" grep -q "^el.d: hardware only: needs a PMU$
 check "an element that passed on a reference is not" bash -c '! grep -q "^el.a:" <<<"$1"' _ "$out"
 check "an element not in the map is named" grep -q "el.bogus" <<<"$out"
 check "the summary line" grep -q "^# ABI map $tmp/m/map/abi-map.txt: 5 elements, 3 covered by 6 cases (1 of them only by cases that never passed on a reference kernel, 1 more only by cases that need hardware the references lack), 1 untestable with a reason, 1 missing$" <<<"$out"
+# a pass recorded under a case's old name counts: the rename map beside the map
+printf '# moves\ng/was_exit5 f/exit5\n' >"$tmp/m/map/renames.txt"
+printf 'g/was_exit5@root,paranoid=2\tpass\t1\t\n' >>"$tmp/m/results/reference/k1/results.tsv"
+out=$("$RUN" --cases "$C" --abi-check "$tmp/m/map/abi-map.txt" 'f/*' 2>&1)
+check "a pass under a moved case's old name (renames.txt) counts" \
+	bash -c '! grep -q "^el.b: named but never run" <<<"$1"' _ "$out"
+check "and the summary says so" grep -q "(0 of them only by cases that never passed" <<<"$out"
 printf 'el.a\n' >"$tmp/one.txt"
 out=$("$RUN" --cases "$C" --abi-check "$tmp/one.txt" f/ok 2>&1); rc=$?
 check "--abi-check of a covered map exits 0" test $rc -eq 0

@@ -25,7 +25,7 @@ CASES=(
 	group/pinned_sw_leader_always_on
 	group/members_times_identical_to_leader
 	mmap/control_page_times_equal_read
-	attr/exclude_all_bits_task_clock_counts_unchanged
+	type/exclude_all_bits_task_clock_counts_unchanged
 )
 for c in "${CASES[@]}"; do
 	[ -x "$BUILD/cases/$c" ] || { not_ok "case $c is built"; finish; exit 1; }

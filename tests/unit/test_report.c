@@ -128,6 +128,82 @@ static void test_compare(void **state)
 	rp_run_free(&b);
 }
 
+/* The rename map: old names pair with new ones across a move */
+static void test_renames(void **state)
+{
+	struct rp_renames m;
+	struct rp_run a, b;
+	struct rp_diff d;
+	char err[512], out[4096];
+
+	(void)state;
+	assert_int_equal(rp_renames_parse(&m,
+		"# moves\n"
+		"\n"
+		"attr/comm_bit old/comm_bit  # then moved again\n"
+		"old/comm_bit\trecord/comm_bit\r\n"
+		"field/wakeup notify/wakeup\n", "map", err, sizeof(err)), 0);
+	assert_int_equal(m.n, 3);
+	/* a case moved twice ends at its last name; one never moved has none */
+	assert_string_equal(rp_renamed(&m, "attr/comm_bit"), "record/comm_bit");
+	assert_string_equal(rp_renamed(&m, "old/comm_bit"), "record/comm_bit");
+	assert_string_equal(rp_renamed(&m, "field/wakeup"), "notify/wakeup");
+	assert_null(rp_renamed(&m, "record/comm_bit"));
+	assert_null(rp_renamed(&m, "field/wakeup_x"));
+
+	/* an old reference against a run after the moves: every result pairs */
+	parse_text(&a,
+		   "attr/comm_bit@root,paranoid=2\tpass\t1\t\n"
+		   "attr/comm_bit@user,paranoid=2\tskip\t1\tno\n"
+		   "field/wakeup\tpass\t1\t\n"
+		   "read/id@root,paranoid=2\tpass\t1\t\n");
+	parse_text(&b,
+		   "record/comm_bit@root,paranoid=2\tfail\t1\tnow EINVAL\n"
+		   "record/comm_bit@user,paranoid=2\tskip\t1\tno\n"
+		   "notify/wakeup\tpass\t1\t\n"
+		   "read/id@root,paranoid=2\tpass\t1\t\n");
+	assert_int_equal(rp_compare(&a, &b, NULL, &d), 0);
+	assert_int_equal(d.added + d.removed, 6);	/* unpaired before */
+	assert_int_equal(rp_rename_run(&a, &m), 3);
+	assert_int_equal(rp_rename_run(&b, &m), 0);
+	assert_string_equal(a.r[0].name, "record/comm_bit@root,paranoid=2");
+	assert_string_equal(a.r[0].cas, "record/comm_bit");
+	assert_string_equal(a.r[0].cell, "root,paranoid=2");
+	assert_string_equal(a.r[2].name, "notify/wakeup");	/* no cell */
+	assert_string_equal(a.r[2].cell, "");
+	CAPTURE(out, assert_int_equal(rp_compare_ex(&a, &b, f, &d, false), 1));
+	assert_int_equal(d.regressed, 1);
+	assert_int_equal(d.added + d.removed, 0);
+	assert_int_equal(d.same, 3);
+	assert_string_equal(out, "## regressions (pass -> fail)\n"
+			    "  pass    -> fail    record/comm_bit@root,paranoid=2  # now EINVAL\n");
+	rp_run_free(&a);
+	rp_run_free(&b);
+	rp_renames_free(&m);
+	assert_int_equal(m.n, 0);
+
+	/* what is not a move */
+	assert_int_equal(rp_renames_parse(&m, "a/b\n", "map", err, sizeof(err)), -1);
+	assert_string_equal(err, "map:1: not a move \"OLD-AREA/CASE NEW-AREA/CASE\"");
+	assert_int_equal(rp_renames_parse(&m, "# x\na/b c/d e/f\n", "map", err, sizeof(err)), -1);
+	assert_string_equal(err, "map:2: not a move \"OLD-AREA/CASE NEW-AREA/CASE\"");
+	assert_int_equal(rp_renames_parse(&m, "a/b@root,paranoid=2 c/d\n", "map", err, sizeof(err)), -1);
+	assert_int_equal(rp_renames_parse(&m, "ab c/d\n", "map", err, sizeof(err)), -1);
+	assert_int_equal(rp_renames_parse(&m, "a/b/c c/d\n", "map", err, sizeof(err)), -1);
+	assert_int_equal(rp_renames_parse(&m, "a/b a/b\n", "map", err, sizeof(err)), -1);
+	assert_int_equal(rp_renames_parse(&m, "a/b c/d\na/b e/f\n", "map", err, sizeof(err)), -1);
+	assert_string_equal(err, "map:2: a/b moved twice from the same name");
+	assert_int_equal(rp_renames_parse(&m, "a/b c/d\nc/d e/f\ne/f a/b\n", "map", err, sizeof(err)), -1);
+	assert_string_equal(err, "map: the moves of a/b go round in a circle");
+	assert_int_equal(m.n, 0);
+	/* an empty map moves nothing */
+	assert_int_equal(rp_renames_parse(&m, "", "map", err, sizeof(err)), 0);
+	assert_null(rp_renamed(&m, "a/b"));
+	rp_renames_free(&m);
+	assert_int_equal(rp_renames_load(&m, "/nonexistent/renames.txt", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot read /nonexistent/renames.txt"));
+}
+
 static void test_cell_order(void **state)
 {
 	(void)state;
@@ -280,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_outcome_names),
 		cmocka_unit_test(test_parse_text_errors),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_renames),
 		cmocka_unit_test(test_cell_order),
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_load_dirs),

@@ -6,7 +6,7 @@
  * PERF_EVENT_IOC_PERIOD on a running uprobe PMU sampler. The uprobe event
  * counts through perf_swevent_event() as a software event does, so the
  * ioctl has the same effect as on ioctl/period_running_sw_old_period_once
- * and breakpoint/period_ioctl_running_watchpoint: __perf_event_period()
+ * and ioctl/period_ioctl_running_watchpoint: __perf_event_period()
  * sets period_left to 0, so the first call after it overflows at once;
  * perf_swevent_set_period() then takes the period from hw.last_period,
  * still the old one, once; from then on every NEW-th call overflows.

@@ -28,7 +28,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_REFRESH: \"Subsequent calls of this ioctl add the argument value to the current count. "
 	       "An overflow notification with POLL_IN set will happen on each overflow until the count reaches 0; when that happens a notification "
 	       "with POLL_HUP set is sent\"; kernel/events/core.c _perf_event_refresh()",
-	.covers = "fd.F_SETSIG ioctl.REFRESH",
+	.covers = "ioctl.REFRESH fd.F_SETSIG",
 	.probe = pa_probe_self_perf,
 	.timeout = 30,
 ) {

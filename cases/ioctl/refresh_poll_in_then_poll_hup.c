@@ -31,7 +31,7 @@ PERFABI_CASE(
 		     "exactly 2 POLL_IN then 1 POLL_HUP",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_REFRESH: \"An overflow notification with POLL_IN set will happen on each overflow until the count reaches 0; "
 	       "when that happens a notification with POLL_HUP set is sent and the event is disabled\"; kernel/events/core.c __perf_event_overflow()",
-	.covers = "fd.F_SETSIG ioctl.REFRESH",
+	.covers = "ioctl.REFRESH fd.F_SETSIG",
 	.probe = pa_probe_self_perf,
 	.timeout = 30,
 ) {
