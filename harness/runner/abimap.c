@@ -156,59 +156,49 @@ struct pa_abimap_stats pa_abimap_stats(const struct pa_abimap *m)
 	return s;
 }
 
-/* --abi-check: every map element has a case or a reason; cases name only
- * map elements. */
-
-/* A case's old names (a case moved at most this often) */
-#define PA_MAX_ALIASES	8
-struct pa_aliases {
-	const char *name[PA_MAX_ALIASES];
-	int n;
-};
-/* Does a results.tsv line name the case name, or one of its old names
- * (the rename map: results keep the name they were recorded with)? */
-static bool names_case(const char *line, const char *name, const struct pa_aliases *old)
+static int by_case_name(const void *key, const void *ci)
 {
-	size_t nl = strlen(name);
-
-	if (!strncmp(line, name, nl) && line[nl] == '@')
-		return true;
-	for (int i = 0; i < old->n; i++) {
-		nl = strlen(old->name[i]);
-		if (!strncmp(line, old->name[i], nl) && line[nl] == '@')
-			return true;
-	}
-	return false;
+	return strcmp(key, ((const struct pa_case_info *)ci)->name);
 }
 
-/* Did case pass (or xfail) in any cell of a results.tsv under refdir/ ? */
-static bool case_ran(const char *refdir, const char *name, const struct pa_aliases *old)
+/*
+ * Which of cases (sorted by name, as pa_discover() gives them) passed or
+ * xfailed in some cell of a reference run (refdir/<kernel>/results.tsv),
+ * a result recorded under a moved case's old name counting for its new one
+ * (renames.txt beside the map: cases/renames.txt, build/renames.txt).
+ * 0, or -1 when the references cannot be read.
+ */
+static int cases_ran(const char *mapdir, const char *refdir, const struct pa_case_info *cases,
+		     int n, bool *ran)
 {
-	char path[PATH_MAX], line[4096];
-	bool ran = false;
-	DIR *d = opendir(refdir);
-	struct dirent *e;
+	char path[PATH_MAX], err[PATH_MAX + 256];
+	struct rp_runs runs = { 0 };
+	struct rp_renames ren;
 
-	while (d && !ran && (e = readdir(d))) {
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/results.tsv", refdir, e->d_name);
-		f = fopen(path, "r");
-		while (f && !ran && fgets(line, sizeof(line), f)) {
-			char *tab = strchr(line, '\t');
-
-			if (tab && names_case(line, name, old) &&
-			    (!strncmp(tab + 1, "pass\t", 5) || !strncmp(tab + 1, "xfail\t", 6)))
-				ran = true;
-		}
-		if (f)
-			fclose(f);
+	if (rp_load(&runs, refdir, err, sizeof(err))) {
+		fprintf(stderr, "perfabi-run: %s\n", err);
+		rp_runs_free(&runs);
+		return -1;
 	}
-	if (d)
-		closedir(d);
-	return ran;
+	snprintf(path, sizeof(path), "%s/renames.txt", mapdir);
+	if (rp_renames_load(&ren, path, err, sizeof(err)) && errno != ENOENT)
+		fprintf(stderr, "perfabi-run: %s: old names not followed\n", err);
+	for (int k = 0; k < runs.n; k++) {
+		rp_rename_run(&runs.v[k], &ren);
+		for (int j = 0; j < runs.v[k].n; j++) {
+			const struct pa_result *r = &runs.v[k].r[j];
+			const struct pa_case_info *c;
+
+			if (r->outcome != PA_PASS && r->outcome != PA_XFAIL)
+				continue;
+			c = bsearch(r->cas, cases, (size_t)n, sizeof(*cases), by_case_name);
+			if (c)
+				ran[c - cases] = true;
+		}
+	}
+	rp_renames_free(&ren);
+	rp_runs_free(&runs);
+	return 0;
 }
 
 /*
@@ -217,34 +207,6 @@ static bool case_ran(const char *refdir, const char *name, const struct pa_alias
  * map's directory): list those named only by cases that never did. Returns
  * their number, -1 when there are no reference results to look at.
  */
-/* Which cases passed on a reference kernel, under their name or an old
- * one (renames.txt beside the map: cases/renames.txt, build/renames.txt) */
-static void cases_ran(const char *mapdir, const char *refdir, const struct pa_case_info *cases,
-		      int n, bool *ran)
-{
-	char path[PATH_MAX], err[PATH_MAX + 256];
-	struct rp_renames ren;
-
-	snprintf(path, sizeof(path), "%s/renames.txt", mapdir);
-	if (rp_renames_load(&ren, path, err, sizeof(err))) {
-		if (errno != ENOENT)
-			fprintf(stderr, "perfabi-run: %s: old names not followed\n", err);
-		memset(&ren, 0, sizeof(ren));
-	}
-	for (int i = 0; i < n; i++) {
-		struct pa_aliases old = { 0 };
-
-		for (int k = 0; k < ren.n && old.n < PA_MAX_ALIASES; k++) {
-			const char *now = rp_renamed(&ren, ren.from[k]);
-
-			if (now && !strcmp(now, cases[i].name))
-				old.name[old.n++] = ren.from[k];
-		}
-		ran[i] = case_ran(refdir, cases[i].name, &old);
-	}
-	rp_renames_free(&ren);
-}
-
 static int never_run_elements(const char *mappath, const struct pa_abimap *m,
 			      const struct pa_case_info *cases, int n)
 {
@@ -261,7 +223,10 @@ static int never_run_elements(const char *mappath, const struct pa_abimap *m,
 	ran = calloc((size_t)n + 1, sizeof(*ran));
 	if (!ran)
 		return -1;
-	cases_ran(mapdir, refdir, cases, n, ran);
+	if (cases_ran(mapdir, refdir, cases, n, ran)) {
+		free(ran);
+		return -1;
+	}
 	for (int k = 0; k < m->n; k++) {
 		char names[1024] = "";
 		bool any_ran = false, named = false;
@@ -293,6 +258,8 @@ static int never_run_elements(const char *mappath, const struct pa_abimap *m,
 	return never;
 }
 
+/* --abi-check: every map element has a case or a reason; cases name only
+ * map elements. */
 int pa_abi_check(const char *map, const struct pa_case_info *cases, int n)
 {
 	struct pa_abimap m;
