@@ -8,7 +8,8 @@
 map=$1
 shift
 [ $# -eq 0 ] && exit 0
-awk '
+# shellcheck disable=SC2016 # awk's $0, not the shell's
+prog='
 	FNR == 1 && NR == FNR { inmap = 1 }
 	FNR == 1 && NR != FNR { inmap = 0 }
 	inmap {
@@ -16,31 +17,21 @@ awk '
 			known[$1] = 1
 		next
 	}
-	FNR == 1 { grab = 0; text = "" }
-	/\.covers[ \t]*=/ { grab = 1; text = "" }
-	grab {
-		text = text $0
-		# the field ends where its last string is followed by "," or "}"
-		if ($0 ~ /"[ \t]*(,|\))[ \t]*(\/\*.*)?$/) {
-			grab = 0
-			s = text
-			sub(/^[^"]*/, "", s)
-			names = ""
-			while (match(s, /"[^"]*"/)) {
-				names = names " " substr(s, RSTART + 1, RLENGTH - 2)
-				s = substr(s, RSTART + RLENGTH)
-			}
-			n = split(names, w, /[ \t]+/)
-			for (i = 1; i <= n; i++)
-				if (w[i] != "" && !(w[i] in known)) {
-					printf "%s: .covers names %s, which is not in %s\n", FILENAME, w[i], MAP
-					bad = 1
-				}
-			if (!n || names ~ /^[ \t]*$/) {
-				printf "%s: .covers names no ABI element\n", FILENAME
+	FNR == 1 { grab = 0; covers_text = "" }
+	/\.covers[ \t]*=/ { grab = 1; covers_text = "" }
+	grab && covers_add($0) {
+		grab = 0
+		n = split(COVERS, w, " ")
+		for (i = 1; i <= n; i++)
+			if (!(w[i] in known)) {
+				printf "%s: .covers names %s, which is not in %s\n", FILENAME, w[i], MAP
 				bad = 1
 			}
+		if (!n) {
+			printf "%s: .covers names no ABI element\n", FILENAME
+			bad = 1
 		}
 	}
 	END { exit bad }
-' MAP="$map" "$map" "$@"
+'
+awk -f "$(dirname "$0")/covers.awk" -f <(printf '%s\n' "$prog") MAP="$map" "$map" "$@"

@@ -11,8 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # area_check RULES CASEDIR: one line per problem, nothing when the rule holds
 area_check() {
 	local rules=$1 dir=$2
-	# shellcheck disable=SC2046 # the case files, one word each
-	awk -v RULES="$rules" -v DIR="$dir" '
+	local prog='
 	function fail(s) { print s; bad = 1 }
 	function glob_re(g) { gsub(/\./, "\\.", g); gsub(/\*/, ".*", g); return "^" g "$" }
 	# one element e against a comma-separated list of globs
@@ -99,22 +98,11 @@ area_check() {
 	/^PERFABI_CASE\(/ { incase = 1; next }
 	incase && /^\)/ { incase = 0 }
 	!incase { next }
-	/^\t\.covers[ \t]*=/ { grab = 1; text = "" }
-	grab {
-		text = text $0
-		# the field ends where its last string is followed by "," or ")"
-		if ($0 ~ /"[ \t]*(,|\))[ \t]*(\/\*.*)?$/) {
-			grab = 0
-			s = text; names = ""
-			while (match(s, /"[^"]*"/)) {
-				names = names " " substr(s, RSTART + 1, RLENGTH - 2)
-				s = substr(s, RSTART + RLENGTH)
-			}
-			gsub(/[ \t]+/, " ", names)
-			sub(/^ /, "", names)
-			covers[c] = names
-			first[c] = names; sub(/ .*/, "", first[c])
-		}
+	/^\t\.covers[ \t]*=/ { grab = 1; covers_text = "" }
+	grab && covers_add($0) {
+		grab = 0
+		covers[c] = COVERS
+		first[c] = COVERS; sub(/ .*/, "", first[c])
 	}
 	/^\t\.pmu[ \t]*=/ { s = $0; sub(/^[^"]*"/, "", s); sub(/".*/, "", s); pmu[c] = s }
 	/^\t\.hw_pmu[ \t]*=[ \t]*true/ { flag[c, "hw_pmu"] = 1 }
@@ -164,7 +152,11 @@ area_check() {
 			if (!(a in folder))
 				fail(RULES ": " a " has a rule but no case in " DIR "/" a "/")
 		exit bad
-	}' harness/perfabi.h "$rules" $(find "$dir" -mindepth 2 -maxdepth 2 -name '*.c' | sort) | sort
+	}'
+	# .covers as harness/tools/covers-check.sh reads it (covers.awk)
+	# shellcheck disable=SC2046 # the case files, one word each
+	awk -v RULES="$rules" -v DIR="$dir" -f harness/tools/covers.awk -f <(printf '%s\n' "$prog") \
+		harness/perfabi.h "$rules" $(find "$dir" -mindepth 2 -maxdepth 2 -name '*.c' | sort) | sort
 }
 
 problems=$(area_check cases/areas.txt cases)
