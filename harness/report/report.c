@@ -5,6 +5,8 @@
  *   perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...
  *   perfabi-report compare [--all] [--renames FILE] RUN_A RUN_B
  *   perfabi-report kcidb [--origin NAME] [--out FILE] RUNDIR...
+ *   perfabi-report vm-stream | vm-collect ... DIR | vm-summary RUNDIR LABEL...
+ *   perfabi-report kcov-summary --label L --release R --groups FILE KDIR
  *
  * A RUNDIR holds results.tsv (one run), or one subdirectory with a
  * results.tsv per kernel (a ./run.sh --vm run).
@@ -23,6 +25,8 @@ static void usage(FILE *f)
 	fputs("usage: perfabi-report matrix [--html FILE] [--junit-dir DIR] [--quiet] RUNDIR...\n"
 	      "       perfabi-report compare [--all] [--renames FILE] RUN_A RUN_B\n"
 	      "       perfabi-report kcidb [--origin NAME] [--out FILE] RUNDIR...\n"
+	      "       perfabi-report vm-stream | vm-collect OPTIONS DIR | vm-summary RUNDIR LABEL...\n"
+	      "       perfabi-report kcov-summary --label L --release R --groups FILE KDIR\n"
 	      "\n"
 	      "matrix   one row per case, one column per (run or kernel, identity,\n"
 	      "         paranoid level): pass, fail, skip, xfail, xpass; --html writes\n"
@@ -37,6 +41,15 @@ static void usage(FILE *f)
 	      "kcidb    the runs as KernelCI KCIDB I/O JSON (schema v5.3) on stdout or\n"
 	      "         in FILE: a checkout and a build per run or kernel, a test per\n"
 	      "         result; NAME (default perfabi) is the origin and id prefix\n"
+	      "vm-*     what harness/tools/vm.sh (./run.sh --vm) does with a guest's\n"
+	      "         console (harness/report/vm.c has their options): its KTAP\n"
+	      "         stream, indented (vm-stream, a filter); after the guest ended,\n"
+	      "         DIR/console.log read for the kernel's state and trouble, the\n"
+	      "         results salvaged or the running case failed, DIR/vm.json\n"
+	      "         (vm-collect); the run's closing lines (vm-summary)\n"
+	      "kcov-summary  KDIR's lcov tracefiles (suite.info, baseline.info) of a\n"
+	      "         ./run.sh --kcov run as table.txt, unentered.txt (by FILE's\n"
+	      "         groups) and summary.json\n"
 	      "\n"
 	      "A RUNDIR holds results.tsv, or subdirectories that do (one per kernel\n"
 	      "of a ./run.sh --vm run). compare pairs the kernels of two VM runs by\n"
@@ -442,6 +455,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "kcidb"))
 		return cmd_kcidb(argc - 2, argv + 2);
-	fprintf(stderr, "perfabi-report: unknown command '%s': matrix, compare or kcidb (see --help)\n", argv[1]);
+	if (!strcmp(argv[1], "kcov-summary"))
+		return rp_kcov_summary(argc - 2, argv + 2);
+	if (!strncmp(argv[1], "vm-", 3)) {
+		int rc = rp_vm_main(argv[1], argc - 2, argv + 2);
+
+		if (rc >= 0)
+			return rc;
+	}
+	fprintf(stderr, "perfabi-report: unknown command '%s': matrix, compare, kcidb, vm-stream, vm-collect, vm-summary or kcov-summary (see --help)\n", argv[1]);
 	return 2;
 }

@@ -148,4 +148,10 @@ void rp_kcidb(FILE *f, const char *origin, const struct rp_runs *runs,
 /* Escape for HTML/XML text and attributes. */
 void rp_xml_str(FILE *f, const char *s);
 
+/* vm.c: perfabi-report vm-stream, vm-collect, vm-summary (what a --vm
+ * guest left); returns -1 for another command */
+int rp_vm_main(const char *cmd, int argc, char **argv);
+/* kcov.c: perfabi-report kcov-summary (what ./run.sh --kcov reached) */
+int rp_kcov_summary(int argc, char **argv);
+
 #endif

@@ -2,7 +2,7 @@
 # (included by the Makefile).
 #   build/perfabi-report   (static)
 
-REPORT_SRC := harness/report/report.c harness/report/report_lib.c
+REPORT_SRC := harness/report/report.c harness/report/report_lib.c harness/report/vm.c harness/report/kcov.c
 REPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(REPORT_SRC))
 REPORT     := $(BUILD)/perfabi-report
 

@@ -114,106 +114,12 @@ capture() { # blob outdir name
 		>>"$WORK/$name.lcov.log" 2>&1
 }
 
-# tracefile -> "file LF LH FNF FNH" per source file of kernel/events/
-per_file() {
-	awk '
-	/^SF:/ { f = substr($0, 4); sub(/.*\/kernel\/events\//, "", f) }
-	/^LF:/ { lf[f] += substr($0, 4) } /^LH:/ { lh[f] += substr($0, 4) }
-	/^FNF:/ { fnf[f] += substr($0, 5) } /^FNH:/ { fnh[f] += substr($0, 5) }
-	END { for (f in lf) print f, lf[f], lh[f], fnf[f] + 0, fnh[f] + 0 }' "$1" | sort
-}
-
-# tracefile -> "file function" for each function of a .c file never entered
-unentered() {
-	awk '
-	/^SF:/ { f = substr($0, 4); sub(/.*\/kernel\/events\//, "", f) }
-	/^FNDA:/ { split(substr($0, 6), a, ","); if (f ~ /\.c$/ && a[1] == 0) print f, a[2] }' "$1" | sort -u
-}
-
-# "file function" lines -> "file function group reach reason" (tab separated)
-classify() {
-	awk -F'\t' -v rules="$GROUPS_FILE" '
-	BEGIN {
-		while ((getline l < rules) > 0) {
-			if (l ~ /^#/ || l ~ /^[ \t]*$/) continue
-			split(l, r, "\t")
-			n++; pat[n] = r[1]; grp[n] = r[2]; reach[n] = r[3]; why[n] = r[4]
-		}
-	}
-	{
-		split($0, w, " "); file = w[1]; fn = w[2]
-		g = "unclassified"; re = "?"; y = "not classified yet (add a rule to fixtures/kernel/kcov-groups.tsv)"
-		for (i = 1; i <= n; i++) if (fn ~ ("^(" pat[i] ")$")) { g = grp[i]; re = reach[i]; y = why[i]; break }
-		printf "%s\t%s\t%s\t%s\t%s\n", file, fn, g, re, y
-	}'
-}
-
-pct() { awk -v h="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.1f", 100 * h / t; else printf "-" }'; }
-
-
-# the table, summary.json and unentered.txt of KDIR from its tracefiles
+# table.txt, unentered.txt (by the groups of GROUPS_FILE) and summary.json
+# of KDIR from its tracefiles
 summarise() {
-	local label=$1 release=$2 f lf lh fnf fnh blf blh bfnf bfnh first tl=0 th=0 tf=0 tfh=0 bl=0 bh=0 bf=0 bfh=0
-	per_file "$KDIR/suite.info" >"$WORK/suite.files"
-	per_file "$KDIR/baseline.info" >"$WORK/baseline.files"
-	unentered "$KDIR/suite.info" | classify >"$WORK/unentered.tsv"
-	{
-		printf 'kernel/events/ coverage: %s (%s)\n' "$label" "$release"
-		printf '%-18s %24s  %24s   %s\n' "" "lines: suite (boot only)" "functions: suite (boot)" ""
-		while read -r f lf lh fnf fnh; do
-			read -r blf blh bfnf bfnh < <(awk -v f="$f" '$1 == f { print $2, $3, $4, $5 }' "$WORK/baseline.files")
-			printf '%-18s %6s%% %5d/%-5d (%5s%%)  %6s%% %4d/%-4d (%5s%%)\n' "$f" \
-				"$(pct "$lh" "$lf")" "$lh" "$lf" "$(pct "${blh:-0}" "$lf")" \
-				"$(pct "$fnh" "$fnf")" "$fnh" "$fnf" "$(pct "${bfnh:-0}" "$fnf")"
-			tl=$((tl + lf)) th=$((th + lh)) tf=$((tf + fnf)) tfh=$((tfh + fnh))
-			bl=$((bl + ${blf:-0})) bh=$((bh + ${blh:-0})) bf=$((bf + ${bfnf:-0})) bfh=$((bfh + ${bfnh:-0}))
-		done <"$WORK/suite.files"
-		printf '%-18s %6s%% %5d/%-5d (%5s%%)  %6s%% %4d/%-4d (%5s%%)\n' "total" \
-			"$(pct "$th" "$tl")" "$th" "$tl" "$(pct "$bh" "$tl")" "$(pct "$tfh" "$tf")" "$tfh" "$tf" "$(pct "$bfh" "$tf")"
-		printf '\nfunctions of kernel/events/*.c never entered: %d (%d reachable without a hardware PMU, %d not, %d unclassified)\n' \
-			"$(wc -l <"$WORK/unentered.tsv")" \
-			"$(awk -F'\t' '$4 == "yes"' "$WORK/unentered.tsv" | wc -l)" \
-			"$(awk -F'\t' '$4 == "no"' "$WORK/unentered.tsv" | wc -l)" \
-			"$(awk -F'\t' '$4 == "?"' "$WORK/unentered.tsv" | wc -l)"
-	} >"$KDIR/table.txt"
-
-	# unentered.txt: by group, the reachable ones first
-	awk -F'\t' '
-	{ key = ($4 == "yes" ? 0 : $4 == "?" ? 1 : 2) "\t" $3; n[key]++; fns[key] = fns[key] "  " $2 " (" $1 ")\n"; why[key] = $5; re[key] = $4 }
-	END {
-		for (k in n) print k
-	}' "$WORK/unentered.tsv" | sort | while IFS=$'\t' read -r _ g; do
-		awk -F'\t' -v g="$g" '$3 == g' "$WORK/unentered.tsv" >"$WORK/g"
-		r=$(head -n1 "$WORK/g" | cut -f4)
-		case "$r" in yes) r="reachable without a hardware PMU" ;; no) r="needs hardware or is out of the suite's reach" ;; *) r="not classified" ;; esac
-		printf '%s: %d, %s: %s\n' "$g" "$(wc -l <"$WORK/g")" "$r" "$(head -n1 "$WORK/g" | cut -f5)"
-		awk -F'\t' '{ printf "  %s (%s)\n", $2, $1 }' "$WORK/g"
-	done >"$KDIR/unentered.txt"
-
-	{
-		printf '{\n  "perfabi_kcov": 1,\n  "kernel": %s,\n  "release": %s,\n' "$(js "$label")" "$(js "$release")"
-		printf '  "total": {"lines": %d, "lines_hit": %d, "functions": %d, "functions_hit": %d,\n' "$tl" "$th" "$tf" "$tfh"
-		printf '            "baseline_lines_hit": %d, "baseline_functions_hit": %d},\n' "$bh" "$bfh"
-		printf '  "files": ['
-		first=1
-		while read -r f lf lh fnf fnh; do
-			read -r blf blh bfnf bfnh < <(awk -v f="$f" '$1 == f { print $2, $3, $4, $5 }' "$WORK/baseline.files")
-			[ $first = 1 ] || printf ','
-			first=0
-			printf '\n    {"file": %s, "lines": %d, "lines_hit": %d, "functions": %d, "functions_hit": %d, "baseline_lines_hit": %d, "baseline_functions_hit": %d}' \
-				"$(js "kernel/events/$f")" "$lf" "$lh" "$fnf" "$fnh" "${blh:-0}" "${bfnh:-0}"
-		done <"$WORK/suite.files"
-		printf '\n  ],\n  "unentered": ['
-		first=1
-		while IFS=$'\t' read -r f fn g r y; do
-			[ $first = 1 ] || printf ','
-			first=0
-			case "$r" in yes) r=true ;; no) r=false ;; *) r=null ;; esac
-			printf '\n    {"file": %s, "function": %s, "group": %s, "reachable_without_hw_pmu": %s, "reason": %s}' \
-				"$(js "kernel/events/$f")" "$(js "$fn")" "$(js "$g")" "$r" "$(js "$y")"
-		done <"$WORK/unentered.tsv"
-		printf '\n  ]\n}\n'
-	} >"$KDIR/summary.json"
+	local report=${BUILD:-build}/perfabi-report
+	[ -x "$report" ] || { say "$report is missing: run make first"; return 2; }
+	"$report" kcov-summary --label "$1" --release "$2" --groups "$GROUPS_FILE" "$KDIR"
 }
 
 # KDIR from the kernel result directory next to it
@@ -250,7 +156,7 @@ cmd_report() {
 		mkdir -p "$kres/kcov-gcno" && cp "$GCNO"/*.gcno "$kres/kcov-gcno/" ||
 			say "warning: cannot keep the .gcno files in $kres/kcov-gcno"
 	fi
-	summarise "$label" "$release"
+	summarise "$label" "$release" || return 2
 	rm -rf "$KDIR/html"
 	srcdir=$(sed -n 's/^SF:\(.*\)\/kernel\/events\/core\.c$/\1/p' "$KDIR/suite.info" | head -n1)
 	if ! genhtml -q --rc lcov_branch_coverage=0 \

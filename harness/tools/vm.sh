@@ -279,7 +279,8 @@ for k in "${kernels[@]}"; do
 	k_label+=("$label") k_pkg+=("$pkg") k_ver+=("$(apt_candidate "$pkg")") k_file+=("")
 done
 
-for f in "$BUILD/perfabi-run" "$BUILD/cases"; do
+REPORT=$BUILD/perfabi-report
+for f in "$BUILD/perfabi-run" "$BUILD/cases" "$REPORT"; do
 	[ -e "$f" ] || die "$f is missing: run make first (./run.sh --vm builds it)"
 done
 # the runner's options and patterns, checked here before anything boots
@@ -458,94 +459,7 @@ end_watch() { # raw-console pid
 # b - a, seconds to a tenth
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", b - a}'; }
 
-# ------------------------------------------------------------ JSON helper
-
-config_json() { # config file -> {"CONFIG_X": "y", ...}
-	local cfg=$1 first=1 v
-	printf '{'
-	for o in PERF_EVENTS HAVE_HW_BREAKPOINT UPROBE_EVENTS KPROBE_EVENTS CGROUP_PERF \
-		 BPF_EVENTS PREEMPT_RT FTRACE TRACEPOINTS SECURITY_PERF_EVENTS_RESTRICT \
-		 PERF_EVENTS_INTEL_UNCORE HZ; do
-		v=
-		if [ -n "$cfg" ] && [ -f "$cfg" ]; then
-			v=$(sed -n "s/^CONFIG_$o=//p" "$cfg" | head -n1)
-			[ -n "$v" ] || v=n
-		fi
-		[ -n "$v" ] || continue
-		[ $first = 1 ] || printf ', '
-		first=0
-		printf '"CONFIG_%s": %s' "$o" "$(js "${v//\"/}")"
-	done
-	printf '}'
-}
-
-# ---------------------------------------------------- console post-mortem
-# Where a guest died: the case running then (the init's "running" line, or
-# the oops's Comm: matched against the case binaries), or the last result.
-running_case() { # console.log -> result name or ''
-	local log=$1 run comm last c
-	run=$(sed -n 's/^perfabi-vm: running \([^ ]*@[^ ]*\)$/\1/p' "$log" | tail -n1)
-	last=$(grep -E '^(not )?ok [0-9]+ ' "$log" | tail -n1 | sed -E 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/')
-	comm=$(grep -m1 -o 'Comm: [^ ]*' "$log" | sed 's/^Comm: //')
-	if [ -n "$comm" ]; then
-		for c in "$BUILD"/cases/*/*; do
-			local n=${c#"$BUILD"/cases/} uid id level
-			case "${n##*/}" in "$comm"*) ;; *) continue ;; esac
-			if [ "${run%@*}" = "$n" ] && [ "$run" != "$last" ]; then
-				echo "$run"
-				return
-			fi
-			# the cell, inferred: the oops's UID (6.x prints it), the
-			# level of this case's previous result or the boot level
-			uid=$(grep -m1 -o 'UID: [0-9]*' "$log" | sed 's/^UID: //')
-			case "$uid" in 0) id=root ;; '') id=unknown ;; *) id=user ;; esac
-			level=
-			if [ "${last%@*}" = "$n" ]; then
-				level=${last##*paranoid=}
-			elif [ "$id" = unknown ]; then
-				# its first run: the runner starts every case as root,
-				# privilege-sensitive ones at the lowest level (-1)
-				id=root
-				"$BUILD/perfabi-run" --list "$n" 2>/dev/null | grep -q '\[privilege\]' && level=-1
-			fi
-			[ -n "$level" ] || level=$(sed -n 's/^perfabi-vm: init at .*, paranoid \(.*\)$/\1/p' "$log" | head -n1)
-			echo "$n@$id,paranoid=${level:-unknown}"
-			return
-		done
-	fi
-	if [ -n "$run" ] && [ "$run" != "$last" ]; then
-		echo "$run"
-	fi
-}
-
-salvage_results() { # console.log outdir: results from the streamed KTAP
-	local log=$1 out=$2
-	sed -n '/^K\{0,1\}TAP version/,$p' "$log" | grep -E '^(K?TAP version|1\.\.|ok |not ok |#)' >"$out/run.tap"
-	# kselftest's forms (a pass's or failure's reason on the "# detail:"
-	# line before its result) and the older ones (" - reason", "# TODO")
-	awk '
-	/^# detail: / { pending = substr($0, 11); next }
-	/^(not )?ok [0-9]+ / {
-		neg = ($1 == "not"); line = $0
-		sub(/^(not )?ok [0-9]+ /, "", line)
-		name = line; sub(/ .*/, "", name)
-		rest = substr(line, length(name) + 1)
-		o = neg ? "fail" : "pass"; d = ""
-		if (rest ~ /# SKIP/) { o = "skip"; d = rest; sub(/.*# SKIP ?/, "", d) }
-		else if (rest ~ /# (TODO )?XFAIL/) { o = "xfail"; d = rest; sub(/.*# (TODO )?XFAIL ?/, "", d) }
-		else if (rest ~ /# (TODO )?XPASS/) { o = "xpass"; d = rest; sub(/.*# (TODO )?XPASS ?/, "", d) }
-		else if (rest ~ /^ - /) { d = rest; sub(/^ - /, "", d) }
-		else d = pending
-		pending = ""
-		printf "%s\t%s\t0\t%s\n", name, o, d
-	}' "$log" >"$out/results.tsv"
-}
-
 # ------------------------------------------------------------------ runs
-# Kernel trouble on the console: printk lines (with or without the time)
-# that say panic, oops, WARN, BUG or show a call trace; not case output.
-KTROUBLE='^(\[ *[0-9]+\.[0-9]+\] )?([A-Za-z0-9_]+: )?(Kernel panic - not syncing|Oops|WARNING:|BUG:|kernel BUG at|general protection fault|Call Trace)'
-
 # a kernel named twice (two bzImage paths) gets two result directories
 for i in "${!k_label[@]}"; do
 	base=${k_label[$i]} n=2
@@ -568,7 +482,6 @@ RUN_DIR=$RESULTS/$RUN_ID
 mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
 
 status=0
-summary=()
 accel_done=
 # stdout: one KTAP document whose tests are the kernels (ktap.rst's
 # nested tests): the plan first, each kernel's own stream indented by four
@@ -591,10 +504,9 @@ for i in "${!k_label[@]}"; do
 			ver=$(cat "$(dirname "$IMAGE")/../../../include/config/kernel.release" 2>/dev/null)
 		else
 			say "$label: the kernel build failed; skipping this kernel"
-			summary+=("$(printf '%-14s %-8s %s' "$label" "-" "build failed: ${k_build[$i]}")")
 			kn=$((kn + 1))
-			echo "# detail: the kernel build failed: ${k_build[$i]} (see above)"
-			echo "not ok $kn $label"
+			"$REPORT" vm-collect --label "$label" --number $kn --state build-failed \
+				--detail "the kernel build failed: ${k_build[$i]} (see above)" "$out"
 			status=1
 			continue
 		fi
@@ -603,10 +515,9 @@ for i in "${!k_label[@]}"; do
 			ver=$PKG_VER
 		else
 			say "$label: cannot fetch $pkg; skipping this kernel"
-			summary+=("$(printf '%-14s %-8s %s' "$label" "-" "fetch failed: $pkg")")
 			kn=$((kn + 1))
-			echo "# detail: cannot fetch $pkg"
-			echo "not ok $kn $label"
+			"$REPORT" vm-collect --label "$label" --number $kn --state fetch-failed \
+				--detail "cannot fetch $pkg" "$out"
 			status=1
 			continue
 		fi
@@ -665,26 +576,14 @@ for i in "${!k_label[@]}"; do
 		end_watch "$raw" "$qpid" &
 		watchpid=$!
 		# live progress: the guest's KTAP stream, indented as this
-		# kernel's subtest, and kernel trouble as diagnostics; not the
-		# payload. The count of results (and whether the guest's own
-		# version line came) goes to tapcount.
-		tail -n +1 -f --pid="$qpid" "$raw" 2>/dev/null |
-			awk -v cf="$WORK/tapcount" '
-			{ sub(/\r$/, "") }
-			/^K?TAP version [0-9]+$/ { started = 1; print "    " $0; fflush(); next }
-			/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; print "    " $0; fflush(); next }
-			/^(ok|not ok) [0-9]+ / { n++; print "    " $0; fflush(); next }
-			/^#( |$)/ { print "    " $0; fflush(); next }
-			/^[0-9]+ passed/ { print "    # " $0; fflush(); next }
-			/^perfabi-vm: (init|runner|starting)|Kernel panic|Oops|WARNING:|BUG:/ { print "    # " $0; fflush() }
-			END { print n + 0, started + 0, plan + 0 > cf }' &
+		# kernel's subtest, and kernel trouble as diagnostics
+		tail -n +1 -f --pid="$qpid" "$raw" 2>/dev/null | "$REPORT" vm-stream &
 		tailpid=$!
 		wait "$qpid"
 		qrc=$?
 		qpid=
 		wait "$tailpid" 2>/dev/null
 		tailpid=
-		read -r sub_n sub_started sub_plan 2>/dev/null <"$WORK/tapcount" || { sub_n=0 sub_started=0 sub_plan=0; }
 		kill "$watchpid" 2>/dev/null
 		wait "$watchpid" 2>/dev/null
 		watchpid=
@@ -703,13 +602,6 @@ for i in "${!k_label[@]}"; do
 	wall=$(seconds "$t0" "$t1")
 	log=$out/console.log
 
-	boot=$(sed -n 's/^perfabi-vm: init at \([0-9.]*\)s uptime.*/\1/p' "$log" | head -n1)
-	suite0=$(sed -n 's/^perfabi-vm: suite at \([0-9.]*\)s uptime.*/\1/p' "$log" | head -n1)
-	suite1=$(sed -n 's/^perfabi-vm: runner exited [0-9]* at \([0-9.]*\)s uptime.*/\1/p' "$log" | head -n1)
-	suite_s=
-	[ -n "$suite0" ] && [ -n "$suite1" ] && suite_s=$(seconds "$suite0" "$suite1")
-	release=$(sed -n 's/^perfabi-vm: init at .*, kernel \([^,]*\),.*/\1/p' "$log" | head -n1)
-	guest_paranoid=$(sed -n 's/^perfabi-vm: init at .*, paranoid \(.*\)$/\1/p' "$log" | head -n1)
 	runner_rc=$(sed -n 's/^===PERFABI-RESULTS-END rc=\([0-9]*\)===$/\1/p' "$log" | tail -n1)
 
 	# the results the guest printed
@@ -727,156 +619,33 @@ for i in "${!k_label[@]}"; do
 			{ say "$label: the guest's $name did not come back whole"; rm -f "$out/$name"; }
 	done
 
-	# kernel trouble after the suite started
-	# (from its start to the runner's exit: trouble after that, while the
-	# results are dumped over the serial port, is no case's doing: an -rt
-	# kernel under TCG can report "irq 4: nobody cared" for the 8250 then.
-	# It is noted in vm.json, not blamed on a case.)
-	trouble=$(sed -n '/^perfabi-vm: starting perfabi-run/,/^perfabi-vm: runner exited/p' "$log" |
-		grep -n -m1 -E "$KTROUBLE" || true)
-	# trouble while booting, before the runner started: no case's doing
-	# either, but a guest that oopsed on the way up judges nothing
-	# (./run.sh bisect reads it)
-	boot_trouble=$(sed -n '1,/^perfabi-vm: starting perfabi-run/p' "$log" |
-		grep -m1 -E "$KTROUBLE" | sed -E 's/^.*\[ *[0-9]+\.[0-9]+\] //' || true)
-	[ -z "$boot_trouble" ] || say "$label: while booting the kernel logged: $boot_trouble"
-	late_trouble=
-	if grep -q '^perfabi-vm: runner exited' "$log"; then
-		late_trouble=$(sed -n '/^perfabi-vm: runner exited/,$p' "$log" |
-			grep -m1 -E "$KTROUBLE|nobody cared" | sed -E 's/^.*\[ *[0-9]+\.[0-9]+\] //' || true)
-		[ -z "$late_trouble" ] || say "$label: after the suite ended the kernel logged: $late_trouble (not counted against a case)"
-	fi
-	vstate=ok
-	detail=
-	if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
-		vstate=hung
-		detail="guest killed after the ${LIMIT_MIN} min limit"
-	elif [ -n "$trouble" ] && grep -q 'Kernel panic' "$log"; then
-		vstate=panic
-	elif [ -n "$trouble" ]; then
-		vstate=kernel-warning
-	elif [ -z "$boot" ]; then
-		vstate=no-boot
-		detail="the guest never reached the perfabi init (qemu exit $qrc$(grep -m1 '^qemu-system' "$log" | sed 's/^/: /'))"
-	elif [ $have_results = 0 ]; then
-		vstate=no-results
-		detail="no results came back from the guest (qemu exit $qrc)"
-	fi
-	excerpt=
-	if [ -n "$trouble" ]; then
-		ln=$(sed -n '/^perfabi-vm: starting perfabi-run/,$=' "$log" | head -n1)
-		ln=$(( ${ln:-1} - 1 + $(cut -d: -f1 <<<"$trouble") ))
-		excerpt=$(sed -n "$((ln > 5 ? ln - 5 : 1)),$((ln + 30))p" "$log")
-		printf '%s\n' "$excerpt" >"$out/kernel-trouble.txt"
-		[ -n "$detail" ] || detail="$(sed 's/^[0-9]*://' <<<"$trouble" | sed 's/^\[[ 0-9.]*\] //')"
-	fi
-	if [ $have_results = 0 ]; then
-		salvage_results "$log" "$out"
-		if [ "$vstate" != ok ]; then
-			# a runner that exited ran every case: only the transfer of
-			# its results broke, which is no case's doing
-			if grep -q '^perfabi-vm: runner exited' "$log"; then
-				who="vm/$vstate@$label"
-				detail="$detail after the runner exited (the results above are from the console)"
-			else
-				who=$(running_case "$log")
-			fi
-			[ -n "$who" ] || who="vm/$vstate@unknown"
-			lastres=$(tail -n1 "$out/results.tsv" | cut -f1)
-			detail="$detail; last result before it: ${lastres:-none}"
-			printf '%s\tfail\t0\t%s (kernel %s, see console.log%s)\n' "$who" "$vstate: $detail" \
-				"$label" "${excerpt:+ and kernel-trouble.txt}" >>"$out/results.tsv"
-			printf '# detail: %s: %s\nnot ok %d %s\n' "$vstate" "$detail" "$(wc -l <"$out/results.tsv")" "$who" >>"$out/run.tap"
-			# in this kernel's subtest, where the guest's stream began
-			# and its plan has room (else the kernel's line says it)
-			if [ "${sub_started:-0}" = 1 ] && [ "${sub_n:-0}" -lt "${sub_plan:-0}" ]; then
-				printf '    # detail: %s: %s\n    not ok %d %s\n' "$vstate" "$detail" "$((sub_n + 1))" "$who"
-			fi
-		fi
-		{
-			printf '{\n  "perfabi": 1,\n  "run_id": %s,\n  "kernel": %s,\n' "$(js "$RUN_ID/$label")" "$(js "${release:-unknown}")"
-			printf '  "incomplete": true,\n  "vm_state": %s\n}\n' "$(js "$vstate")"
-		} >"$out/summary.json"
-	elif [ "$vstate" != ok ]; then
-		# The guest survived (an oops or a WARN). The runner fails a case
-		# that taints the kernel, but not when the taint bit was already
-		# set: the result printed next after the message is the case that
-		# was running then, and it fails here whatever it said.
-		who=$(sed -n "$((ln + 1)),\$p" "$log" | grep -m1 -E '^(not )?ok [0-9]+ ' |
-			sed -E 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/')
-		say "$label: kernel trouble while ${who:-the suite} ran: $detail"
-		if [ -n "$who" ]; then
-			awk -F'\t' -v OFS='\t' -v who="$who" -v why="the kernel logged trouble while it ran ($vstate): $detail (see kernel-trouble.txt)" '
-				$1 == who && $2 != "fail" { $2 = "fail"; $4 = why } { print }' \
-				"$out/results.tsv" >"$out/results.tsv.new" && mv "$out/results.tsv.new" "$out/results.tsv"
-			printf "# vm.sh: %s failed: the kernel logged trouble while it ran (%s): %s\\n" "$who" "$vstate" "$detail" >>"$out/run.tap"
-		fi
-	fi
-	counts=$(awk -F'\t' '{n[$2]++} END{printf "%d pass %d fail %d skip %d xfail %d xpass", n["pass"], n["fail"], n["skip"], n["xfail"], n["xpass"]}' "$out/results.tsv")
-	nfail=$(awk -F'\t' '$2 == "fail"' "$out/results.tsv" | wc -l)
-	[ "$nfail" -gt 0 ] || [ "$vstate" != ok ] && status=1
-
-	{
-		printf '{\n  "kernel": %s,\n' "$(js "$label")"
-		printf '  "package": %s,\n  "package_version": %s,\n' "$(js "$pkg")" "$(js "$ver")"
-		printf '  "image": %s,\n  "release": %s,\n' "$(js "$IMAGE")" "$(js "$release")"
-		printf '  "accelerator": %s,\n  "cpus": %s,\n  "max_cpus": %s,\n  "memory": %s,\n' "$(js "$accel_done")" \
-			"${SMP%%,*}" "$([[ $SMP == *maxcpus=* ]] && echo "${SMP#*maxcpus=}" || echo "${SMP%%,*}")" "$(js "$MEM")"
-		printf '  "cmdline": %s,\n  "runner_args": %s,\n' "$(js "$cmdline")" "$(js "${guest_args[*]}")"
-		printf '  "boot_attempts": %s,\n' "$attempt"
-		printf '  "trouble_before_suite": %s,\n' "$(js "$boot_trouble")"
-		printf '  "trouble_after_suite": %s,\n' "$(js "$late_trouble")"
-		printf '  "boot_s": %s,\n  "suite_s": %s,\n  "wall_s": %s,\n  "limit_s": %s,\n' "${boot:-null}" "${suite_s:-null}" "$wall" "$((LIMIT_MIN * 60))"
-		# the host's share: packing the initramfs (the files once per run,
-		# with the first kernel; the compression once per format)
-		printf '  "initramfs": {"format": %s, "mb": %s, "build_s": %s, "pack_s": %s},\n' "$(js "$INITRD_FMT")" \
-			"$(( $(stat -c %s "$INITRD") / 1048576 ))" "${initramfs_s:-0}" "$pack_s"
-		printf '  "guest_paranoid_at_boot": %s,\n' "${guest_paranoid:-null}"
-		printf '  "state": %s,\n  "detail": %s,\n' "$(js "$vstate")" "$(js "$detail")"
-		# the config's name: the package, a sweep or build variant's
-		# config-NAME beside the image, else the image's own name
-		cfgname=$pkg
-		[ -n "$cfgname" ] || { [[ ${CONFIG##*/} == config-* ]] && cfgname=${CONFIG##*/config-}; }
-		[ -n "$cfgname" ] || cfgname=$label
-		printf '  "config_name": %s,\n' "$(js "$cfgname")"
-		printf '  "qemu_exit": %s,\n  "runner_exit": %s,\n' "$qrc" "${runner_rc:-null}"
-		printf '  "results_from": %s,\n' "$(js "$([ $have_results = 1 ] && echo guest || echo console)")"
-		printf '  "config": %s\n}\n' "$(config_json "$CONFIG")"
-	} >"$out/vm.json"
-	initramfs_s=0
-	say "$label: $vstate, $counts; boot ${boot:-?} s, suite ${suite_s:-?} s, wall $wall s ($accel_done, $INITRD_FMT initramfs) -> $out"
+	# the kernel's state, its trouble, the results salvaged or the case
+	# that was running failed, vm.json; this kernel's KTAP result
+	# the config's name: the package, a sweep or build variant's
+	# config-NAME beside the image, else the image's own name
+	cfgname=$pkg
+	[ -n "$cfgname" ] || { [[ ${CONFIG##*/} == config-* ]] && cfgname=${CONFIG##*/config-}; }
 	kn=$((kn + 1))
-	if [ "$vstate" != ok ]; then
-		echo "# detail: $vstate${detail:+: $detail}; $counts"
-		echo "not ok $kn $label"
-	elif [ "$nfail" -gt 0 ]; then
-		echo "# detail: $nfail result(s) failed; $counts"
-		echo "not ok $kn $label"
-	else
-		echo "# $label: $counts"
-		echo "ok $kn $label"
-	fi
-	summary+=("$(printf '%-14s %-8s %-5s boot %6s s  wall %7s s  %s' "$label" "$vstate" "$accel_done" "${boot:-?}" "$wall" "$counts")")
+	"$REPORT" vm-collect --label "$label" --number $kn --run-id "$RUN_ID" \
+		--package "$pkg" --package-version "$ver" --image "$IMAGE" --accel "$accel_done" \
+		--cpus "${SMP%%,*}" --max-cpus "$([[ $SMP == *maxcpus=* ]] && echo "${SMP#*maxcpus=}" || echo "${SMP%%,*}")" \
+		--memory "$MEM" --cmdline "$cmdline" --runner-args "${guest_args[*]}" \
+		--attempts "$attempt" --wall-s "$wall" --limit-s $((LIMIT_MIN * 60)) \
+		--initramfs "$INITRD_FMT:$(($(stat -c %s "$INITRD") / 1048576)):${initramfs_s:-0}:$pack_s" \
+		--config "$CONFIG" --config-name "${cfgname:-$label}" --qemu-exit "$qrc" \
+		--cases "$BUILD/cases" --runner "$BUILD/perfabi-run" "$out" || status=1
+	initramfs_s=0
 done
 
-echo "#"
-echo "# perfabi VM run $RUN_DIR"
-for s in "${summary[@]}"; do echo "# $s"; done
-for d in "$RUN_DIR"/*/; do
-	[ -f "$d/results.tsv" ] || continue
-	awk -F'\t' -v k="$(basename "$d")" '$2 == "fail" && n++ < 20 { printf "# FAIL [%s] %s: %.200s\n", k, $1, $4 }
-		END { if (n > 20) printf "# ... and %d more failures on %s\n", n - 20, k }' "$d/results.tsv"
-done
-if [ -x "$BUILD/perfabi-report" ]; then
-	dirs=()
-	for d in "$RUN_DIR"/*/; do [ -f "$d/results.tsv" ] && dirs+=("${d%/}"); done
-	if [ ${#dirs[@]} -gt 0 ]; then
-		"$BUILD/perfabi-report" matrix --quiet --html "$RUN_DIR/matrix.html" --junit-dir "$RUN_DIR/junit" "${dirs[@]}" >/dev/null &&
-			echo "# report: $RUN_DIR/matrix.html, JUnit XML in $RUN_DIR/junit/"
-		if [ -n "$KCIDB" ]; then
-			"$BUILD/perfabi-report" kcidb --origin "$ORIGIN" --out "$KCIDB" "${dirs[@]}" &&
-				echo "# KCIDB: $KCIDB" || { say "cannot write the KCIDB file $KCIDB"; status=2; }
-		fi
+"$REPORT" vm-summary "$RUN_DIR" "${k_label[@]}"
+dirs=()
+for d in "$RUN_DIR"/*/; do [ -f "$d/results.tsv" ] && dirs+=("${d%/}"); done
+if [ ${#dirs[@]} -gt 0 ]; then
+	"$REPORT" matrix --quiet --html "$RUN_DIR/matrix.html" --junit-dir "$RUN_DIR/junit" "${dirs[@]}" >/dev/null &&
+		echo "# report: $RUN_DIR/matrix.html, JUnit XML in $RUN_DIR/junit/"
+	if [ -n "$KCIDB" ]; then
+		"$REPORT" kcidb --origin "$ORIGIN" --out "$KCIDB" "${dirs[@]}" &&
+			echo "# KCIDB: $KCIDB" || { say "cannot write the KCIDB file $KCIDB"; status=2; }
 	fi
 fi
 exit $status

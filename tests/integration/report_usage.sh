@@ -29,7 +29,7 @@ out=$("$REPORT" 2>&1 >/dev/null); rc=$?
 check "no command exits 2" test $rc -eq 2
 check "and prints the usage on stderr" grep -q "usage: perfabi-report" <<<"$out"
 one_line_2 "an unknown command exits 2" "$REPORT" frobnicate
-check "and is named" grep -q "unknown command 'frobnicate': matrix, compare or kcidb" <<<"$last_err"
+check "and is named" grep -q "unknown command 'frobnicate': matrix, compare, kcidb" <<<"$last_err"
 one_line_2 "kcidb with a bad origin exits 2" "$REPORT" kcidb --origin Bad-Origin "$tmp"
 check "and says what an origin is" grep -q "bad --origin 'Bad-Origin': lower-case letters, digits and '_'" <<<"$last_err"
 one_line_2 "kcidb without a run exits 2" "$REPORT" kcidb

@@ -1,8 +1,8 @@
-#!/usr/bin/env bash
+#!/usr/bin/env perl
 # perfabi: how strong each case's oracle is, by its deciding checks, per area
 # and in total.
 #
-#   ./harness/tools/oracle-strength.sh [--list] [--helpers] [AREA...]
+#   ./harness/tools/oracle-strength.pl [--list] [--helpers] [AREA...]
 #
 #   (default)  per area: cases, exact (split value / errno / layout), bound,
 #              open, unclassified, and the share of cases that decide
@@ -112,18 +112,12 @@
 # SKIP logic and checks made by fixtures are not seen; an exact check that
 # is only a precondition (a disabled event reads 0 before the stimulus)
 # counts as exact like any other.
-set -uo pipefail
-self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
-cd "$(dirname "$0")/../.." || exit 2
-perl -x "$self" "$@"
-exit
-# the perl below is a here-document to the shell (never run by it), so that
-# bash -n and shellcheck read this file
-# shellcheck disable=SC2317
-: <<'PERL_END'
-#!perl
+#
+# (A Perl program: it reads C text; it runs from the repository root.)
 use strict;
 use warnings;
+use FindBin;
+chdir "$FindBin::Bin/../.." or die "oracle-strength: cannot reach the repository root: $!\n";
 
 my ($LIST, $HELPERS) = (0, 0);
 while (@ARGV && $ARGV[0] =~ /^-/) {
@@ -131,7 +125,7 @@ while (@ARGV && $ARGV[0] =~ /^-/) {
 	if ($o eq '--list') { $LIST = 1 }
 	elsif ($o eq '--helpers') { $HELPERS = 1 }
 	elsif ($o eq '-h' || $o eq '--help') {
-		print "usage: harness/tools/oracle-strength.sh [--list] [--helpers] [AREA...]\n";
+		print "usage: harness/tools/oracle-strength.pl [--list] [--helpers] [AREA...]\n";
 		exit 0;
 	} else { print STDERR "oracle-strength: unknown option $o\n"; exit 2 }
 }
@@ -1345,4 +1339,3 @@ if (@uncl) {
 	}
 }
 __END__
-PERL_END
