@@ -957,6 +957,14 @@ void pa_loop3(uint64_t k);
  * loads along it: each load a line no prefetcher could predict. */
 void *pa_cache_chase_build(size_t bytes);
 void *pa_cache_chase(void *p, uint64_t k);
+/* Two generic hardware events in one group, `whole` the leader and `part`
+ * an event that counts a subset of what it counts (cache misses of the
+ * references, stalled cycles of the cycles): over 1M loads of a pointer
+ * chase through 32 MiB, part <= whole + whole / div + slack (the counters
+ * not starting and stopping in the same cycle). `what` names the two in
+ * the diagnostic ("references, misses"). */
+void pa_hw_part_within_whole(uint64_t whole, uint64_t part, uint64_t div, uint64_t slack,
+			     const char *what);
 
 /* ---- group/flags/errno helpers (harness/lib/group.c) ---- */
 /* fork + execv the fixture `name` with one argument; its exit status
@@ -1332,6 +1340,34 @@ void pa_throttle_close(struct pa_throttle *t);
  * kernel's fault: FAIL with the numbers. Otherwise SKIP naming the rate.
  */
 void pa_throttled_in_burst(int burst);
+/*
+ * PERF_EVENT_IOC_PERIOD from a's sample_period (OLD) to newp (NEW) on an
+ * enabled sampling event of this task that is running; hits(n) makes n of
+ * its events (harness/lib/period.c). The sequence of every implementation
+ * that sets its periods in perf_swevent_set_period(): 5 events of the old
+ * period give no sample; after the ioctl the 1st event overflows at once
+ * (period_left 0), the OLD-th after it next (hw.last_period still holds the
+ * old period, once), then every NEW-th; data_head steps by one record
+ * exactly there, 4 samples in all (each with PERF_SAMPLE_ADDR == bp_addr
+ * for a breakpoint asking for it), and the count is every event while
+ * enabled. A try switched out from ENABLE to DISABLE (sched-in restarts a
+ * period) or throttled is run again, up to 20 times; PERIOD blocking in
+ * every try, or a throttle the rate cannot explain, is a FAIL. a must not
+ * ask for PERF_SAMPLE_PERIOD (with it a tracepoint or probe samples every
+ * hit).
+ */
+void pa_period_old_once(const struct perf_event_attr *a, uint64_t newp, void (*hits)(int n));
+/*
+ * PERF_EVENT_IOC_REFRESH in rounds on fd, a disabled sampling event with
+ * sample_period 1 whose signals go to s (pa_sigs_route()); hits(n) makes n
+ * of its events (harness/lib/refresh.c). One event first, disabled: no
+ * count, no signal. Then for each of refresh[0..rounds): REFRESH(n), and n
+ * events, each counted at once and signalled (awaited, at most 10 s) with
+ * si_fd fd, POLL_IN (band POLLIN|POLLRDNORM) but the n-th POLL_HUP (band
+ * POLLHUP|POLLERR); then 16 more events neither count nor signal: the
+ * limit disabled the event.
+ */
+void pa_refresh_rounds(int fd, struct pa_sigs *s, void (*hits)(int n), const int *refresh, int rounds);
 /* The same rule without the SKIP: FAILs where the rate cannot explain the
  * throttle, else returns the rate (a case that retries goes on). */
 long pa_throttle_check(int burst);

@@ -1,10 +1,5 @@
 #include "perfabi.h"
 
-#include <sys/ioctl.h>
-
-#define BYTES (32u << 20)
-#define K 1000000ULL		/* dependent loads */
-
 /*
  * A stalled-cycles event counts the cycles in which a condition holds
  * (Intel: UOPS_ISSUED / UOPS_DISPATCHED with inv=1 cmask=1; AMD: decoder
@@ -28,22 +23,6 @@ PERFABI_CASE(
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {
-	int lead = pa_hw_open_member(PERF_COUNT_HW_CPU_CYCLES, -1, PA_HW_GROUP_FMT);
-	int stall = pa_hw_open_member(PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, lead, PA_HW_GROUP_FMT);
-	void *buf = pa_cache_chase_build(BYTES);
-	volatile void *end;
-	uint64_t v[2];
-
-	ASSERT_OK(ioctl(lead, PERF_EVENT_IOC_ENABLE, 0));
-	end = pa_cache_chase(buf, K);
-	ASSERT_OK(ioctl(lead, PERF_EVENT_IOC_DISABLE, 0));
-	(void)end;
-	pa_hw_read_group(lead, v, 2, false);
-	pa_diag("%llu cycles, %llu stalled during issue, over %llu random loads",
-		(unsigned long long)v[0], (unsigned long long)v[1],
-		(unsigned long long)K);
-	EXPECT_LE(v[1], v[0] + v[0] / 20 + 10000);
-	free(buf);
-	close(stall);
-	close(lead);
+	pa_hw_part_within_whole(PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, 20, 10000,
+				"cycles, stalled during issue");
 }

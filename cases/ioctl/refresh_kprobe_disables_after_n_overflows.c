@@ -1,41 +1,14 @@
 #include "perfabi.h"
 
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 static struct pa_sigs got;	/* the signals taken, in order */
 
-/* One getppid() (one overflow of a period-1 sampler while enabled) and its
- * signal, awaited (bounded at 10 s): no two overflows share one irq_work
- * run, which would send only the last code. */
-static void hit_and_wait(int step)
+static void calls(int n)
 {
-	siginfo_t si;
-
-	syscall(SYS_getppid);
-	if (!pa_sig_wait(got.sig, &si, 10000)) {
-		pa_fail("no signal within 10 s of overflow %d", step);
-		pa_abort();
-	}
-	pa_sigs_record(&got, &si);
-	while (pa_sig_wait(got.sig, &si, 0))
-		pa_sigs_record(&got, &si);
-}
-
-/* n getppid() calls while the event should be disabled: none counts, and
- * no signal comes (the CPU time spent first lets any irq_work still
- * pending run: on x86 it runs at once, elsewhere by the next tick). */
-static void hits_while_disabled(int n)
-{
-	siginfo_t si;
-
-	pa_work_cpu_ms(20);
 	for (int i = 0; i < n; i++)
 		syscall(SYS_getppid);
-	pa_work_cpu_ms(20);
-	while (pa_sig_wait(got.sig, &si, 0))
-		pa_sigs_record(&got, &si);
 }
 
 /*
@@ -49,7 +22,8 @@ static void hits_while_disabled(int n)
  * so exclude_kernel stays clear (perf_tp_event_match() would drop every
  * hit), and the open follows the kprobe PMU's rules
  * (pa_kprobe_expected_errno()): where they refuse it, the refusal is what
- * is checked. (A second REFRESH does not re-enable a kprobe on 6.17 and
+ * is checked (pa_refresh_rounds(), the sequence for every
+ * implementation). (A second REFRESH does not re-enable a kprobe on 6.17 and
  * later: see ioctl/refresh_tracepoint_reenables_after_limit, whose
  * perf_trace_add() defect kprobes share; this case stops before that.)
  */
@@ -65,7 +39,7 @@ PERFABI_CASE(
 ) {
 	struct perf_event_attr a = pa_kprobe_attr(pa_syscall_symbol("getppid"), false);
 	int want = pa_kprobe_expected_errno();
-	siginfo_t si;
+	static const int refresh[] = { 3 };
 	int fd;
 
 	a.sample_period = 1;
@@ -76,20 +50,6 @@ PERFABI_CASE(
 		return;		/* the refusal was the check */
 	ASSERT_GE(fd, 0);
 	pa_sigs_route(&got, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
-	syscall(SYS_getppid);			/* disabled: not counted */
-	ASSERT_EQ(pa_read_one(fd), 0);
-	ASSERT_EQ(pa_sig_wait(SIGRTMIN, &si, 0), 0);
-
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 3));
-	for (int step = 1; step <= 3; step++)
-		hit_and_wait(step);
-	hits_while_disabled(16);
-	EXPECT_EQ(pa_read_one(fd), 3);
-	ASSERT_EQ(got.n, 3);
-	EXPECT_EQ(got.code[0], POLL_IN);
-	EXPECT_EQ(got.code[1], POLL_IN);
-	EXPECT_EQ(got.code[2], POLL_HUP);
-	for (int i = 0; i < got.n; i++)
-		EXPECT_EQ(got.fd[i], fd);
+	pa_refresh_rounds(fd, &got, calls, refresh, 1);
 	close(fd);
 }

@@ -1,41 +1,14 @@
 #include "perfabi.h"
 
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 static struct pa_sigs got;	/* the signals taken, in order */
 
-/* One getppid() (one overflow of a period-1 sampler while enabled) and its
- * signal, awaited (bounded at 10 s): no two overflows share one irq_work
- * run, which would send only the last code. */
-static void hit_and_wait(int step)
+static void calls(int n)
 {
-	siginfo_t si;
-
-	syscall(SYS_getppid);
-	if (!pa_sig_wait(got.sig, &si, 10000)) {
-		pa_fail("no signal within 10 s of overflow %d", step);
-		pa_abort();
-	}
-	pa_sigs_record(&got, &si);
-	while (pa_sig_wait(got.sig, &si, 0))
-		pa_sigs_record(&got, &si);
-}
-
-/* n getppid() calls while the event should be disabled: none counts, and
- * no signal comes (the CPU time spent first lets any irq_work still
- * pending run: on x86 it runs at once, elsewhere by the next tick). */
-static void hits_while_disabled(int n)
-{
-	siginfo_t si;
-
-	pa_work_cpu_ms(20);
 	for (int i = 0; i < n; i++)
 		syscall(SYS_getppid);
-	pa_work_cpu_ms(20);
-	while (pa_sig_wait(got.sig, &si, 0))
-		pa_sigs_record(&got, &si);
 }
 
 /*
@@ -46,7 +19,8 @@ static void hits_while_disabled(int n)
  * -> perf_swevent_overflow(); period 1, so every hit is an overflow.
  * syscalls:sys_enter_getppid carries the syscall's user registers, so an
  * exclude_kernel event (any identity may open one) sees every call.
- * (Re-arming with a second REFRESH is
+ * (pa_refresh_rounds(), the sequence for every implementation; re-arming
+ * with a second REFRESH is
  * ioctl/refresh_tracepoint_reenables_after_limit's.)
  */
 PERFABI_CASE(
@@ -58,7 +32,7 @@ PERFABI_CASE(
 	.timeout = 30,
 ) {
 	struct perf_event_attr a = pa_tp_attr((uint64_t)pa_tp_id_or_skip("syscalls", "sys_enter_getppid"));
-	siginfo_t si;
+	static const int refresh[] = { 3 };
 	int fd;
 
 	a.exclude_kernel = 1;
@@ -67,20 +41,6 @@ PERFABI_CASE(
 	a.wakeup_events = 1;
 	fd = ASSERT_OPEN(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	pa_sigs_route(&got, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
-	syscall(SYS_getppid);			/* disabled: not counted */
-	ASSERT_EQ(pa_read_one(fd), 0);
-	ASSERT_EQ(pa_sig_wait(SIGRTMIN, &si, 0), 0);
-
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 3));
-	for (int step = 1; step <= 3; step++)
-		hit_and_wait(step);
-	hits_while_disabled(16);
-	EXPECT_EQ(pa_read_one(fd), 3);
-	ASSERT_EQ(got.n, 3);
-	EXPECT_EQ(got.code[0], POLL_IN);
-	EXPECT_EQ(got.code[1], POLL_IN);
-	EXPECT_EQ(got.code[2], POLL_HUP);
-	for (int i = 0; i < got.n; i++)
-		EXPECT_EQ(got.fd[i], fd);
+	pa_refresh_rounds(fd, &got, calls, refresh, 1);
 	close(fd);
 }

@@ -1,48 +1,14 @@
 #include "perfabi.h"
 
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 static struct pa_sigs got;	/* the signals taken, in order */
 
-/* One getppid() while the event should count: it must count (else no
- * signal can come, and none is waited for) and its signal is awaited
- * (bounded at 10 s), so no two overflows share one irq_work run. */
-static void hit_and_wait(int fd, uint64_t before, int step)
+static void calls(int n)
 {
-	uint64_t after;
-	siginfo_t si;
-
-	syscall(SYS_getppid);
-	after = pa_read_one(fd);
-	if (after != before + 1) {
-		pa_fail("hit %d: the count went from %llu to %llu, not by the one call",
-			step, (unsigned long long)before, (unsigned long long)after);
-		return;
-	}
-	if (!pa_sig_wait(got.sig, &si, 10000)) {
-		pa_fail("no signal within 10 s of overflow %d", step);
-		return;
-	}
-	pa_sigs_record(&got, &si);
-	while (pa_sig_wait(got.sig, &si, 0))
-		pa_sigs_record(&got, &si);
-}
-
-/* n getppid() calls while the event should be disabled, after CPU time
- * that lets any pending irq_work run (on x86 it runs at once, elsewhere by
- * the next tick); then whatever signals came. */
-static void hits_while_disabled(int n)
-{
-	siginfo_t si;
-
-	pa_work_cpu_ms(20);
 	for (int i = 0; i < n; i++)
 		syscall(SYS_getppid);
-	pa_work_cpu_ms(20);
-	while (pa_sig_wait(got.sig, &si, 0))
-		pa_sigs_record(&got, &si);
 }
 
 /*
@@ -68,7 +34,7 @@ static void hits_while_disabled(int n)
  * 1, so every hit is an overflow.
  */
 PERFABI_CASE(
-	.assertion = "PERF_EVENT_IOC_REFRESH on a tracepoint sampling event that its previous refresh count disabled enables it again for the new number of overflows: after REFRESH(1) and its one overflow (POLL_HUP, then disabled: 8 more calls do not count), REFRESH(2) makes the next 2 getppid() calls count and signal POLL_IN, then POLL_HUP, and the event is disabled again",
+	.assertion = "PERF_EVENT_IOC_REFRESH on a tracepoint sampling event that its previous refresh count disabled enables it again for the new number of overflows: after REFRESH(1) and its one overflow (POLL_HUP, then disabled: 16 more calls do not count), REFRESH(2) makes the next 2 getppid() calls count and signal POLL_IN, then POLL_HUP, and the event is disabled again",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_REFRESH: \"Non-inherited overflow counters can use this to enable a counter for a number of overflows specified by the argument, after which it is disabled\"; kernel/events/core.c _perf_event_refresh(), __perf_event_overflow() (event_limit, pmu->stop since 18dbcbfabfff); kernel/trace/trace_event_perf.c perf_trace_add()",
 	.covers = "ioctl.REFRESH type.TRACEPOINT fd.F_SETSIG",
 	.tracefs = true,
@@ -86,7 +52,7 @@ PERFABI_CASE(
 	},
 ) {
 	struct perf_event_attr a = pa_tp_attr((uint64_t)pa_tp_id_or_skip("syscalls", "sys_enter_getppid"));
-	siginfo_t si;
+	static const int refresh[] = { 1, 2 };	/* the first runs out; the second enables it again */
 	int fd;
 
 	a.exclude_kernel = 1;
@@ -95,30 +61,6 @@ PERFABI_CASE(
 	a.wakeup_events = 1;
 	fd = ASSERT_OPEN(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	pa_sigs_route(&got, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
-	syscall(SYS_getppid);			/* disabled: not counted */
-	ASSERT_EQ(pa_read_one(fd), 0);
-	ASSERT_EQ(pa_sig_wait(SIGRTMIN, &si, 0), 0);
-
-	/* the first refresh count runs out: disabled */
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
-	hit_and_wait(fd, 0, 1);
-	hits_while_disabled(8);
-	ASSERT_EQ(pa_read_one(fd), 1);
-	ASSERT_EQ(got.n, 1);
-	ASSERT_EQ(got.code[0], POLL_HUP);
-
-	/* the second one enables it again, for 2 overflows */
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 2));
-	hit_and_wait(fd, 1, 2);
-	hit_and_wait(fd, 2, 3);
-	hits_while_disabled(8);
-	EXPECT_EQ(pa_read_one(fd), 3);
-	EXPECT_EQ(got.n, 3);
-	if (got.n == 3) {
-		EXPECT_EQ(got.code[1], POLL_IN);
-		EXPECT_EQ(got.code[2], POLL_HUP);
-	}
-	for (int i = 0; i < got.n && i < PA_MAX_SIGS; i++)
-		EXPECT_EQ(got.fd[i], fd);
+	pa_refresh_rounds(fd, &got, calls, refresh, 2);
 	close(fd);
 }

@@ -1,9 +1,6 @@
 #include "perfabi.h"
 
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/ioctl.h>
 
 /*
  * PERF_EVENT_IOC_REFRESH on a breakpoint event. A write watchpoint with
@@ -21,44 +18,17 @@
  * two overflows share one irq_work run. F_SETSIG(SIGRTMIN) queues every
  * signal; it is blocked and taken with sigtimedwait(). Period 1 never
  * throttles: perf_swevent_overflow() passes throttle = 0 for the first
- * (here: only) overflow of a hit.
+ * (here: only) overflow of a hit. (pa_refresh_rounds(): the sequence for
+ * every implementation.)
  */
-#define N1 3
-#define N2 2
-#define AFTER 16	/* writes while disabled by the limit */
 
 static volatile uint64_t target __attribute__((aligned(8)));
 static struct pa_sigs got;
 
-__attribute__((noinline)) static void write_once(uint64_t v)
+__attribute__((noinline)) static void writes(int n)
 {
-	target = v;
-}
-
-/* one write, then its signal (a failure after 10 s) */
-static void hit_once(int step)
-{
-	siginfo_t si;
-
-	write_once((uint64_t)step);
-	if (!pa_sig_wait(SIGRTMIN, &si, 10000)) {
-		pa_fail("no signal within 10 s of overflow %d", step);
-		pa_abort();
-	}
-	pa_sigs_record(&got, &si);
-	while (pa_sig_wait(SIGRTMIN, &si, 0))
-		pa_sigs_record(&got, &si);
-}
-
-static void expect_codes(int from, int n, int fd)
-{
-	for (int i = from; i < from + n; i++) {
-		bool last = i == from + n - 1;
-
-		EXPECT_EQ(got.code[i], last ? POLL_HUP : POLL_IN);
-		EXPECT_EQ(got.band[i], last ? (long)(POLLHUP | POLLERR) : (long)(POLLIN | POLLRDNORM));
-		EXPECT_EQ(got.fd[i], fd);
-	}
+	for (int i = 0; i < n; i++)
+		target = (uint64_t)i;
 }
 
 PERFABI_CASE(
@@ -77,45 +47,12 @@ PERFABI_CASE(
 	.timeout = 30,
 ) {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&target, HW_BREAKPOINT_LEN_8);
-	siginfo_t si;
+	static const int refresh[] = { 3, 2 };
 	int fd;
 
 	a.sample_period = 1;
 	fd = ASSERT_OPEN(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	pa_sigs_route(&got, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
-	write_once(0);				/* disabled: no trap, no count */
-	ASSERT_EQ(pa_read_one(fd), 0);
-	ASSERT_EQ(pa_sig_wait(SIGRTMIN, &si, 0), 0);
-
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, N1));
-	for (int step = 1; step <= N1; step++)
-		hit_once(step);
-	pa_diag("after REFRESH %d: %d signals", N1, got.n);
-	ASSERT_EQ(got.n, N1);
-	expect_codes(0, N1, fd);
-	EXPECT_EQ(pa_read_one(fd), N1);
-
-	/* disabled by the limit: nothing counts, nothing is signalled */
-	pa_work_cpu_ms(20);
-	for (int i = 0; i < AFTER; i++)
-		write_once((uint64_t)(100 + i));
-	pa_work_cpu_ms(20);
-	while (pa_sig_wait(SIGRTMIN, &si, got.n == N1 ? 100 : 0))
-		pa_sigs_record(&got, &si);
-	EXPECT_EQ(got.n, N1);
-	EXPECT_EQ(pa_read_one(fd), N1);
-
-	/* REFRESH again: exactly N2 more overflows */
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, N2));
-	for (int step = N1 + 1; step <= N1 + N2; step++)
-		hit_once(step);
-	for (int i = 0; i < AFTER; i++)
-		write_once((uint64_t)(200 + i));
-	while (pa_sig_wait(SIGRTMIN, &si, 100))
-		pa_sigs_record(&got, &si);
-	pa_diag("after REFRESH %d: %d signals in all", N2, got.n);
-	ASSERT_EQ(got.n, N1 + N2);
-	expect_codes(N1, N2, fd);
-	EXPECT_EQ(pa_read_one(fd), N1 + N2);
+	pa_refresh_rounds(fd, &got, writes, refresh, 2);
 	close(fd);
 }

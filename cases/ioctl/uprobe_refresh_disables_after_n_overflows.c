@@ -1,7 +1,6 @@
 #include "perfabi.h"
 
 #include <signal.h>
-#include <sys/ioctl.h>
 
 /*
  * PERF_EVENT_IOC_REFRESH on a uprobe PMU sampler (period 1: every call of
@@ -22,8 +21,8 @@
  * PERF_EF_START) re-arms (ioctl/refresh_disables_after_n_overflows). The
  * same holds for tracepoints, kprobes and breakpoints (hw_breakpoint_add()
  * alike); the first 3 overflows are right on every kernel.
+ * (pa_refresh_rounds(): the sequence for every implementation.)
  */
-#define MORE	16
 
 __attribute__((noinline)) void pa_upclk_refresh_fn(void);
 __attribute__((noinline)) void pa_upclk_refresh_fn(void)
@@ -31,41 +30,10 @@ __attribute__((noinline)) void pa_upclk_refresh_fn(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-/* call number `step`: counted at once (perf_swevent_event() adds to the
- * count in the hit itself), then its signal (a failure after 10 s) */
-static void call_awaited(struct pa_sigs *s, int fd, int step)
+static void calls(int n)
 {
-	siginfo_t si;
-
-	pa_upclk_refresh_fn();
-	if (pa_read_one(fd) != (uint64_t)step) {
-		pa_fail("call %d (each one after a REFRESH an overflow) was not counted: count %llu, expected %d",
-			step, (unsigned long long)pa_read_one(fd), step);
-		pa_abort();
-	}
-	if (!pa_sig_wait(s->sig, &si, 10000)) {
-		pa_fail("no signal within 10 s of overflow %d", step);
-		pa_abort();
-	}
-	pa_sigs_record(s, &si);
-	while (pa_sig_wait(s->sig, &si, 0))
-		pa_sigs_record(s, &si);
-}
-
-/* the event is disabled: MORE calls neither count nor signal */
-static void expect_stays_disabled(struct pa_sigs *s, int fd, uint64_t count)
-{
-	siginfo_t si;
-	int n = s->n;
-
-	pa_work_cpu_ms(20);
-	for (int i = 0; i < MORE; i++)
+	for (int i = 0; i < n; i++)
 		pa_upclk_refresh_fn();
-	pa_work_cpu_ms(20);
-	EXPECT_EQ(pa_read_one(fd), count);
-	while (pa_sig_wait(s->sig, &si, 0))
-		pa_sigs_record(s, &si);
-	EXPECT_EQ(s->n, n);
 }
 
 PERFABI_CASE(
@@ -88,6 +56,7 @@ PERFABI_CASE(
 	const char *exe = pa_self_exe();
 	long off = pa_self_sym_offset("pa_upclk_refresh_fn");
 	int want = pa_expected_errno(PA_NEED_UPROBE_PMU);
+	static const int refresh[] = { 3, 2 };
 	struct perf_event_attr attr;
 	struct pa_sigs sigs;
 	int fd;
@@ -102,27 +71,6 @@ PERFABI_CASE(
 	attr.wakeup_events = 1;
 	fd = ASSERT_OPEN(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	pa_sigs_route(&sigs, fd, SIGRTMIN);	/* F_SETOWN, F_SETSIG, O_ASYNC */
-	pa_upclk_refresh_fn();			/* disabled: nothing */
-	pa_work_cpu_ms(5);
-	ASSERT_EQ(pa_read_one(fd), 0);
-
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 3));
-	for (int i = 1; i <= 3; i++)
-		call_awaited(&sigs, fd, i);
-	ASSERT_EQ(sigs.n, 3);
-	EXPECT_EQ(sigs.code[0], POLL_IN);
-	EXPECT_EQ(sigs.code[1], POLL_IN);
-	EXPECT_EQ(sigs.code[2], POLL_HUP);
-	expect_stays_disabled(&sigs, fd, 3);
-
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_REFRESH, 2));
-	for (int i = 4; i <= 5; i++)
-		call_awaited(&sigs, fd, i);
-	ASSERT_EQ(sigs.n, 5);
-	EXPECT_EQ(sigs.code[3], POLL_IN);
-	EXPECT_EQ(sigs.code[4], POLL_HUP);
-	expect_stays_disabled(&sigs, fd, 5);
-	for (int i = 0; i < 5; i++)
-		EXPECT_EQ(sigs.fd[i], fd);
+	pa_refresh_rounds(fd, &sigs, calls, refresh, 2);
 	close(fd);
 }

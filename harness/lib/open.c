@@ -525,3 +525,26 @@ void pa_clock_event_vs_cputime(uint64_t config, const char *what)
 	EXPECT_GE(tc, lo);
 	EXPECT_LE(tc, hi);
 }
+
+void pa_hw_part_within_whole(uint64_t whole, uint64_t part, uint64_t div, uint64_t slack,
+			     const char *what)
+{
+	const uint64_t loads = 1000000;
+	int lead = pa_hw_open_member(whole, -1, PA_HW_GROUP_FMT);
+	int sub = pa_hw_open_member(part, lead, PA_HW_GROUP_FMT);
+	void *buf = pa_cache_chase_build(32u << 20);
+	volatile void *end;
+	uint64_t v[2];
+
+	ASSERT_OK(ioctl(lead, PERF_EVENT_IOC_ENABLE, 0));
+	end = pa_cache_chase(buf, loads);
+	ASSERT_OK(ioctl(lead, PERF_EVENT_IOC_DISABLE, 0));
+	(void)end;
+	pa_hw_read_group(lead, v, 2, false);
+	pa_diag("%s: %llu, %llu over %llu random loads", what, (unsigned long long)v[0],
+		(unsigned long long)v[1], (unsigned long long)loads);
+	EXPECT_LE(v[1], v[0] + v[0] / div + slack);
+	free(buf);
+	close(sub);
+	close(lead);
+}
