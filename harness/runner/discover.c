@@ -85,26 +85,26 @@ static void info_failed(struct pa_case_info *ci)
 }
 
 /*
- * Each case's --info, up to `jobs` at once: a fork and exec each (some
+ * Each case's --info, up to `parallel` at once: a fork and exec each (some
  * 5 ms for a static binary here, most of a short run's start-up when done
  * one after the other for 600 cases).
  */
-void pa_case_load_infos(struct pa_case_info *v, int n, int jobs)
+void pa_case_load_infos(struct pa_case_info *v, int n, int parallel)
 {
 	struct pa_exec ex[64];
 	int who[64], next = 0, running = 0;
 
-	if (jobs < 1)
-		jobs = 1;
-	if (jobs > 64)
-		jobs = 64;
-	for (int k = 0; k < jobs; k++)
+	if (parallel < 1)
+		parallel = 1;
+	if (parallel > 64)
+		parallel = 64;
+	for (int k = 0; k < parallel; k++)
 		who[k] = -1;
 	while (next < n || running) {
 		struct pa_exec *run[64];
 		int slot[64], np = 0;
 
-		for (int k = 0; k < jobs && next < n; k++) {
+		for (int k = 0; k < parallel && next < n; k++) {
 			if (who[k] >= 0)
 				continue;
 			ex[k] = (struct pa_exec){ .path = v[next].path, .arg = "--info", .timeout_ms = 10000 };
@@ -116,7 +116,7 @@ void pa_case_load_infos(struct pa_case_info *v, int n, int jobs)
 			who[k] = next++;
 			running++;
 		}
-		for (int k = 0; k < jobs; k++) {
+		for (int k = 0; k < parallel; k++) {
 			if (who[k] < 0)
 				continue;
 			run[np] = &ex[k];

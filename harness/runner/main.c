@@ -58,10 +58,10 @@ static int check_options(struct pa_opts *o, int argc, char **argv)
 		}
 		fclose(f);
 	}
-	if (!o->jobs) {
+	if (!o->parallel) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-		o->jobs = n < 1 ? 1 : n > 64 ? 64 : (int)n;
+		o->parallel = n < 1 ? 1 : n > 64 ? 64 : (int)n;
 	}
 	/* the cases read it (pa_context_read); no --destructive: not run */
 	if (o->destructive)
@@ -206,10 +206,10 @@ static void print_header(struct pa_run *r)
 	const struct pa_context *c = &r->ctx;
 	char err[768];
 
-	pa_ktap_header(stdout, r->plan.njobs);
+	pa_ktap_header(stdout, r->plan.nplanned);
 	printf("# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",
 	       c->release, c->kernel.major, c->kernel.minor, c->kernel.patch,
-	       c->paranoid, (unsigned)c->uid, r->nsel, r->plan.njobs);
+	       c->paranoid, (unsigned)c->uid, r->nsel, r->plan.nplanned);
 	if (r->mount_note[0])
 		printf("%s\n", r->mount_note);
 	if (r->stage_note[0])
@@ -221,10 +221,10 @@ static void print_header(struct pa_run *r)
 		printf("# %s\n", err);
 	if (!r->tap)
 		return;
-	pa_ktap_header(r->tap, r->plan.njobs);
+	pa_ktap_header(r->tap, r->plan.nplanned);
 	fprintf(r->tap, "# perfabi on %s (%d.%d.%d), paranoid %d, uid %u, %d cases, %d runs\n",
 		c->release, c->kernel.major, c->kernel.minor, c->kernel.patch,
-		c->paranoid, (unsigned)c->uid, r->nsel, r->plan.njobs);
+		c->paranoid, (unsigned)c->uid, r->nsel, r->plan.nplanned);
 	if (r->plan.notes[0])
 		fprintf(r->tap, "%s\n", r->plan.notes);
 	if (r->stage_note[0])
@@ -249,7 +249,7 @@ static int finish(struct pa_run *r)
 	r->have_abi = pa_abi_coverage(mp, r->all, r->nsel, &r->abi);
 	if (r->stop_sig) {
 		printf("# interrupted by signal %d after %d of %d runs%s%s; global settings restored\n",
-		       r->stop_sig, r->done, r->plan.njobs, r->interrupted ? ", during " : "",
+		       r->stop_sig, r->done, r->plan.nplanned, r->interrupted ? ", during " : "",
 		       r->interrupted ? r->interrupted : "");
 		rc = 128 + r->stop_sig;	/* as a shell reports a signal */
 	}
@@ -293,6 +293,6 @@ int main(int argc, char **argv)
 		return rc;
 	pa_catch_stop();
 	print_header(&r);
-	pa_run_jobs(&r);
+	pa_run_plan(&r);
 	return finish(&r);
 }

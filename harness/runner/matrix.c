@@ -112,10 +112,10 @@ int pa_parse_identities(const char *s, const struct pa_identity **ids, int max,
 	return n ? n : -1;
 }
 
-static void add_job(struct pa_plan *p, struct pa_case_info *ci,
+static void add_planned(struct pa_plan *p, struct pa_case_info *ci,
 		    const struct pa_identity *id, int level, const char *why)
 {
-	struct pa_job *j = &p->jobs[p->njobs++];
+	struct pa_planned *j = &p->planned[p->nplanned++];
 
 	memset(j, 0, sizeof(*j));
 	j->ci = ci;
@@ -127,7 +127,7 @@ static void add_job(struct pa_plan *p, struct pa_case_info *ci,
 }
 
 /*
- * What pa_plan_build() works out before it adds any job: who the runner
+ * What pa_plan_build() works out before it adds any result: who the runner
  * is, and the cells of the cases that are not privilege-sensitive (the
  * privilege-sensitive ones run in the plan's own ids x levels).
  */
@@ -264,15 +264,15 @@ static void note_user_at_2(struct pa_plan *p, int cur)
 		 "upstream default level 2", used ? "\n" : "", cur);
 }
 
-/* Every job of the plan, each case in its cells; a cell a runner that is
+/* Every result of the plan, each case in its cells; a cell a runner that is
  * not root cannot switch to is a skip that says why. */
-static int add_jobs(const struct plan_build *b, struct pa_plan *p,
+static int add_all_planned(const struct plan_build *b, struct pa_plan *p,
 		    struct pa_case_info *cases, int ncases, char *err, size_t errlen)
 {
 	const struct pa_context *ctx = b->ctx;
 
-	p->jobs = calloc((size_t)ncases * 4 * 8 + 1, sizeof(*p->jobs));
-	if (!p->jobs) {
+	p->planned = calloc((size_t)ncases * 4 * 8 + 1, sizeof(*p->planned));
+	if (!p->planned) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -291,29 +291,29 @@ static int add_jobs(const struct plan_build *b, struct pa_plan *p,
 					why = "the runner is not root: cannot switch to this identity";
 				else if (ctx->uid != 0 && cc.lv[l] != b->cur)
 					why = "the runner is not root: cannot set perf_event_paranoid";
-				add_job(p, &cases[c], cc.iv[i], cc.lv[l], why);
+				add_planned(p, &cases[c], cc.iv[i], cc.lv[l], why);
 			}
 		if (!cases[c].privileged && b->user_at_2)
-			add_job(p, &cases[c], &pa_identities[3], 2, NULL);
+			add_planned(p, &cases[c], &pa_identities[3], 2, NULL);
 	}
 	return 0;
 }
 
 /* --repeat N: each result N times in a row, under the same name */
-static int repeat_jobs(struct pa_plan *p, int repeat, char *err, size_t errlen)
+static int repeat_planned(struct pa_plan *p, int repeat, char *err, size_t errlen)
 {
-	struct pa_job *r = calloc((size_t)p->njobs * (size_t)repeat, sizeof(*r));
+	struct pa_planned *r = calloc((size_t)p->nplanned * (size_t)repeat, sizeof(*r));
 
 	if (!r) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (int j = 0; j < p->njobs; j++)
+	for (int j = 0; j < p->nplanned; j++)
 		for (int k = 0; k < repeat; k++)
-			r[j * repeat + k] = p->jobs[j];
-	free(p->jobs);
-	p->jobs = r;
-	p->njobs *= repeat;
+			r[j * repeat + k] = p->planned[j];
+	free(p->planned);
+	p->planned = r;
+	p->nplanned *= repeat;
 	return 0;
 }
 
@@ -342,8 +342,8 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 	/* not root, nothing asked for: only the cell it can run */
 	bool own_cell = ctx->uid != 0 && b.me && !full && !o->identities && !o->paranoids;
 
-	p->jobs = NULL;
-	p->njobs = 0;
+	p->planned = NULL;
+	p->nplanned = 0;
 	p->switches = false;
 	if (b.cur == INT_MIN) {
 		snprintf(err, errlen, "cannot read /proc/sys/kernel/perf_event_paranoid");
@@ -356,10 +356,10 @@ int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		own_cell_only(&b, p, cases, ncases);
 	if (b.user_at_2)
 		note_user_at_2(p, b.cur);
-	if (add_jobs(&b, p, cases, ncases, err, errlen))
+	if (add_all_planned(&b, p, cases, ncases, err, errlen))
 		return -1;
-	if (o->repeat > 1 && p->njobs)
-		return repeat_jobs(p, o->repeat, err, errlen);
+	if (o->repeat > 1 && p->nplanned)
+		return repeat_planned(p, o->repeat, err, errlen);
 	return 0;
 }
 
@@ -368,18 +368,18 @@ void pa_plan_order(const struct pa_plan *p, bool grouped, int *order)
 	int seen[16], nseen = 0, n = 0;
 
 	if (!grouped) {
-		for (int j = 0; j < p->njobs; j++)
+		for (int j = 0; j < p->nplanned; j++)
 			order[j] = j;
 		return;
 	}
 	/* levels in the order the plan first reaches them */
-	for (int j = 0; j < p->njobs; j++) {
+	for (int j = 0; j < p->nplanned; j++) {
 		int k;
 
-		for (k = 0; k < nseen && seen[k] != p->jobs[j].level; k++)
+		for (k = 0; k < nseen && seen[k] != p->planned[j].level; k++)
 			;
 		if (k == nseen && nseen < 16)
-			seen[nseen++] = p->jobs[j].level;
+			seen[nseen++] = p->planned[j].level;
 	}
 	/* within a level, identity by identity: the cells of one case (which
 	 * plan order puts next to each other) come far apart, so that they
@@ -391,8 +391,8 @@ void pa_plan_order(const struct pa_plan *p, bool grouped, int *order)
 		for (int k = 0; k < nseen; k++)
 			for (int alone = 0; alone < 2; alone++)
 				for (int id = 0; id <= 4; id++)
-					for (int j = 0; j < p->njobs; j++) {
-						const struct pa_job *jb = &p->jobs[j];
+					for (int j = 0; j < p->nplanned; j++) {
+						const struct pa_planned *jb = &p->planned[j];
 						int jid = jb->id ? (int)(jb->id - pa_identities) : 4;
 
 						if (jb->ci->destructive == (pass == 1) &&
@@ -410,7 +410,7 @@ void pa_plan_json(FILE *f, const struct pa_plan *p)
 	fprintf(f, "], \"paranoid\": [");
 	for (int i = 0; i < p->nlevels; i++)
 		fprintf(f, "%s%d", i ? ", " : "", p->levels[i]);
-	fprintf(f, "], \"runs\": %d}", p->njobs);
+	fprintf(f, "], \"results\": %d}", p->nplanned);
 }
 
 void pa_plan_init(struct pa_plan *p)
@@ -672,11 +672,11 @@ int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
-int pa_job_enter(struct pa_plan *p, const struct pa_job *job, char *err, size_t errlen)
+int pa_planned_enter(struct pa_plan *p, const struct pa_planned *pr, char *err, size_t errlen)
 {
 	int cur = pa_paranoid();
 
-	if (job->level == PA_NO_LEVEL || job->level == cur)
+	if (pr->level == PA_NO_LEVEL || pr->level == cur)
 		return 0;
 	if (p->saved_level == PA_NO_LEVEL) {
 		if (pa_journal_write(p->state_dir, cur)) {
@@ -686,23 +686,23 @@ int pa_job_enter(struct pa_plan *p, const struct pa_job *job, char *err, size_t 
 		}
 		p->saved_level = cur;
 	}
-	if (pa_paranoid_set(job->level)) {
+	if (pa_paranoid_set(pr->level)) {
 		snprintf(err, errlen, "cannot set perf_event_paranoid to %d: %s",
-			 job->level, strerror(errno));
+			 pr->level, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-int pa_job_setup(void *arg)
+int pa_planned_setup(void *arg)
 {
-	const struct pa_job *job = arg;
+	const struct pa_planned *pr = arg;
 
-	if (!job->id || (job->id->uid == 0 && geteuid() == 0))
+	if (!pr->id || (pr->id->uid == 0 && geteuid() == 0))
 		return 0;
 	if (geteuid() != 0)
 		return 0;	/* planned only when it is the runner's own */
-	if (pa_identity_become(job->id))
+	if (pa_identity_become(pr->id))
 		return -1;
 	/* the runner's directory (a checkout in /root) may be closed to it */
 	if (access(".", X_OK) && chdir("/"))

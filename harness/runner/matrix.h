@@ -26,7 +26,7 @@ const struct pa_identity *pa_identity_current(uid_t uid, uint64_t caps);
 /* Become `id` (in a forked child, before exec): 0 or -1 with errno. */
 int pa_identity_become(const struct pa_identity *id);
 
-struct pa_job {
+struct pa_planned {
 	struct pa_case_info *ci;
 	const struct pa_identity *id;	/* NULL: as the runner is */
 	int level;			/* PA_NO_LEVEL: as it is */
@@ -35,8 +35,8 @@ struct pa_job {
 };
 
 struct pa_plan {
-	struct pa_job *jobs;
-	int njobs;
+	struct pa_planned *planned;	/* the results of the plan: a case in a cell */
+	int nplanned;
 	bool switches;			/* identities differ from the runner's */
 	int nlevels;
 	int levels[8];
@@ -62,18 +62,19 @@ int pa_parse_identities(const char *s, const struct pa_identity **ids, int max,
 
 /* An empty plan holding nothing (before pa_matrix_begin). */
 void pa_plan_init(struct pa_plan *p);
-/* Fill the jobs (the run state of p is kept). */
+/* Fill the planned results (the run state of p is kept). */
 int pa_plan_build(struct pa_plan *p, const struct pa_opts *o,
 		  const struct pa_context *ctx, struct pa_case_info *cases,
 		  int ncases, char *err, size_t errlen);
 void pa_plan_json(FILE *f, const struct pa_plan *p);
-/* The order jobs start in (indices into p->jobs). grouped: the jobs of one
- * paranoid level together, .alone ones last, identity by identity (the level is a global sysctl, so a parallel
- * run drains at every change of it), destructive ones still last, plan
- * order within a group; else plan order. */
+/* The order results start in (indices into p->planned). grouped: the
+ * results of one paranoid level together, .alone ones last, identity by
+ * identity (the level is a global sysctl, so a parallel run drains at
+ * every change of it), destructive ones still last, plan order within a
+ * group; else plan order. */
 void pa_plan_order(const struct pa_plan *p, bool grouped, int *order);
 
-/* As root, when jobs run as uid 65534 and it cannot reach the case
+/* As root, when results run as uid 65534 and it cannot reach the case
  * binaries or fixtures under cdir (a 0700 directory above them): bind-mount
  * them under the run's private directory in a private mount namespace and
  * point the cases' paths there. 0 nothing to do, 1 staged (note says so),
@@ -83,10 +84,10 @@ int pa_stage_cases(const struct pa_plan *p, const char *cdir, char *note, size_t
 
 /* Lock, replay a journal left by a killed run, save the current level. */
 int pa_matrix_begin(struct pa_plan *p, char *err, size_t errlen);
-/* Set the job's level (journalled) before its run. */
-int pa_job_enter(struct pa_plan *p, const struct pa_job *job, char *err, size_t errlen);
-/* exec setup hook: switch to the job's identity in the child. */
-int pa_job_setup(void *job);
+/* Set the result's level (journalled) before its run. */
+int pa_planned_enter(struct pa_plan *p, const struct pa_planned *pr, char *err, size_t errlen);
+/* exec setup hook: switch to the result's identity in the child. */
+int pa_planned_setup(void *pr);
 /* Restore the level and the other perf sysctls (notes says what changed),
  * drop the journal and the lock. Safe to call twice. */
 void pa_matrix_end(struct pa_plan *p);

@@ -215,7 +215,7 @@ static int parse_arg_opt(struct opt_ctx *c, struct pa_opts *o, const char *a)
 			v = a + 2;	/* -j4 */
 		else if (need_arg(c->argc, c->argv, &c->i, &v, c->err, c->errlen))
 			return -1;
-		return whole_number(v, "-j", 64, &o->jobs, c->err, c->errlen);
+		return whole_number(v, "-j", 64, &o->parallel, c->err, c->errlen);
 	} else if (is_opt(a, NULL, "--repeat")) {
 		if (need_arg(c->argc, c->argv, &c->i, &v, c->err, c->errlen))
 			return -1;

@@ -192,7 +192,7 @@ static void write_summary(FILE *f, const struct pa_context *ctx, const char *run
 	if (sig) {
 		/* not a complete run: what it did not reach is not a result */
 		fprintf(f, "  \"interrupted\": {\"signal\": %d, \"completed\": %d, \"planned\": %d, \"during\": ",
-			sig, nr, plan->njobs);
+			sig, nr, plan->nplanned);
 		if (during)
 			pa_json_str(f, during);
 		else

@@ -139,9 +139,9 @@ int pa_stage_cases(const struct pa_plan *p, const char *cdir, char *note, size_t
 
 	if (geteuid() != 0)
 		return 0;	/* runs only as itself: the tree is its own */
-	for (int j = 0; j < p->njobs && !first; j++)
-		if (p->jobs[j].id && p->jobs[j].id->uid != 0 && !p->jobs[j].skip_reason[0])
-			first = p->jobs[j].ci;
+	for (int j = 0; j < p->nplanned && !first; j++)
+		if (p->planned[j].id && p->planned[j].id->uid != 0 && !p->planned[j].skip_reason[0])
+			first = p->planned[j].ci;
 	if (!first)
 		return 0;	/* nothing runs unprivileged */
 	snprintf(parent, sizeof(parent), "%s", cdir);
@@ -166,8 +166,8 @@ int pa_stage_cases(const struct pa_plan *p, const char *cdir, char *note, size_t
 			 cdir, strerror(errno));
 		return -1;
 	}
-	for (int i = 0; p->jobs && i < p->njobs; i++) {
-		struct pa_case_info *ci = p->jobs[i].ci;
+	for (int i = 0; p->planned && i < p->nplanned; i++) {
+		struct pa_case_info *ci = p->planned[i].ci;
 		char moved[sizeof(ci->path)];
 
 		if (strncmp(ci->path, cdir, clen) || ci->path[clen] != '/')

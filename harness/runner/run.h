@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One run of perfabi-run, as its phases share it: main.c parses, selects
- * and plans; sched.c runs the plan's jobs and prints each result in plan
+ * and plans; sched.c runs the plan's results and prints each result in plan
  * order; kmsg.c watches the kernel's taint and log around each case;
  * outputs.c writes the run directory (summary.json, report.html), the
  * --json/--junit/--kcidb files and the end-of-run text.
@@ -22,7 +22,7 @@ struct pa_run {
 	int nall, nsel;
 	struct pa_context ctx;
 	struct pa_plan plan;
-	struct pa_result *res;		/* by job; after pa_run_jobs() the
+	struct pa_result *res;		/* by result; after pa_run_plan() the
 					 * results printed, in plan order */
 	int done;			/* how many of those */
 	struct pa_counts counts;
@@ -33,7 +33,7 @@ struct pa_run {
 	int kmsg_fd;			/* /dev/kmsg, or -1 */
 	unsigned long taint;		/* the kernel's taint before the next case */
 	int stop_sig;			/* the signal that interrupted the run, or 0 */
-	const char *interrupted;	/* the first job it interrupted, or NULL */
+	const char *interrupted;	/* the first result it interrupted, or NULL */
 	struct pa_abimap_stats abi;
 	bool have_abi;
 };
@@ -41,10 +41,10 @@ struct pa_run {
 /* ---- sched.c: running the plan ---- */
 /* SIGINT, SIGTERM and SIGHUP end the run cleanly from here on. */
 void pa_catch_stop(void);
-/* Run every job of r->plan, up to -j at once, and print each result in
+/* Run every result of r->plan, up to -j at once, and print each result in
  * plan order (stdout, run.tap, results.tsv); r->res/r->done then hold the
  * results printed, r->stop_sig/r->interrupted say whether a signal came. */
-void pa_run_jobs(struct pa_run *r);
+void pa_run_plan(struct pa_run *r);
 
 /* ---- kmsg.c: the kernel's taint and log around each case ---- */
 /* /proc/sys/kernel/tainted, or 0 when unreadable. */

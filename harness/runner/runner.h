@@ -15,7 +15,7 @@ struct pa_opts {
 	const char *results_dir;	/* parent of run directories */
 	const char *run_id;
 	double timeout_scale;
-	int jobs;			/* -j: results run at once (0: the online CPUs) */
+	int parallel;			/* -j: results run at once (0: the online CPUs) */
 	int repeat;			/* each planned result this many times */
 	int npatterns, nareas;
 	const char *patterns[PA_MAX_PATTERNS];
@@ -38,8 +38,8 @@ void pa_usage(FILE *f, const char *prog);
 /* Every executable below dir, as area/case names, sorted. */
 int pa_discover(const char *dir, struct pa_case_info **out, int *n);
 /* Fill assertion/covers/timeout/privileged from `binary --info`. */
-/* --info of v[0..n), up to jobs at once; a failed one gets timeout -1 */
-void pa_case_load_infos(struct pa_case_info *v, int n, int jobs);
+/* --info of v[0..n), up to planned at once; a failed one gets timeout -1 */
+void pa_case_load_infos(struct pa_case_info *v, int n, int parallel);
 bool pa_name_selected(const struct pa_opts *o, const char *name);
 
 struct pa_counts { int n[5]; };

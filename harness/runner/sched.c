@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Running the plan: jobs start in the plan's order, up to -j at once, as
+ * Running the plan: results start in the plan's order, up to -j at once, as
  * long as they share the paranoid level (a global sysctl) of those running;
  * a case declared .alone starts only when nothing runs and keeps the
  * machine to itself. Results print in plan order whatever order they end
- * in. A signal (SIGINT, SIGTERM, SIGHUP) stops the run: the jobs running
+ * in. A signal (SIGINT, SIGTERM, SIGHUP) stops the run: the results running
  * are told to end, and the results not reached are skips that say why.
  */
 #include "run.h"
@@ -12,8 +12,8 @@
 
 #include <signal.h>
 
-/* A job's state in the scheduler. */
-enum job_state {
+/* A result's state in the scheduler. */
+enum result_state {
 	J_WAITING,		/* not started */
 	J_RUNNING,		/* in a slot */
 	J_READY,		/* its result is there, not printed yet */
@@ -41,7 +41,7 @@ void pa_catch_stop(void)
 }
 
 /* Turn a finished case binary into one result, echoing its diagnostics. */
-static void collect(const struct pa_job *job, const struct pa_exec *e,
+static void collect(const struct pa_planned *pr, const struct pa_exec *e,
 		    struct pa_result *r, FILE *out, FILE *tap, bool verbose)
 {
 	int code = WIFEXITED(e->status) ? WEXITSTATUS(e->status) : -1;
@@ -50,7 +50,7 @@ static void collect(const struct pa_job *job, const struct pa_exec *e,
 	enum pa_outcome parsed = PA_FAIL;
 	bool have = false;
 
-	pa_result_name(r, job->name);
+	pa_result_name(r, pr->name);
 	r->duration_ms = e->duration_ms;
 	if (e->output)
 		pa_text_sanitize(e->output, true);
@@ -104,43 +104,43 @@ static void collect(const struct pa_job *job, const struct pa_exec *e,
 	}
 }
 
-/* One job running: its process. Free again (j -1) once it ended. */
+/* One result running: its process. Free again (j -1) once it ended. */
 struct slot {
-	int j;				/* the job, -1: free */
+	int j;				/* the result, -1: free */
 	struct pa_exec e;
 };
 
-/* What a finished job prints before its result line (stdout, run.tap). */
+/* What a finished result prints before its result line (stdout, run.tap). */
 struct diag {
 	char *out, *tap;
 	size_t outlen, taplen;
 };
 
-/* Start one job's case binary under its deadline. */
-static int start_job(struct slot *s, const struct pa_job *job, int j, double scale,
+/* Start one result's case binary under its deadline. */
+static int start_result(struct slot *s, const struct pa_planned *pr, int j, double scale,
 		     bool parallel)
 {
 	char lv[16], sc[32];
 
 	/* the level this cell runs at, for cases that check the sysctl
 	 * reflects what was written */
-	snprintf(lv, sizeof(lv), "%d", job->level);
+	snprintf(lv, sizeof(lv), "%d", pr->level);
 	setenv("PERFABI_PARANOID_SET", lv, 1);
 	snprintf(sc, sizeof(sc), "%g", scale);
 	setenv("PERFABI_TIMEOUT_SCALE", sc, 1);
 	setenv("PERFABI_PARALLEL", parallel ? "1" : "0", 1);
 	memset(&s->e, 0, sizeof(s->e));
-	s->e.path = job->ci->path;
+	s->e.path = pr->ci->path;
 	/* the case enforces its own timeout; this one catches a hung supervisor */
-	s->e.timeout_ms = (long)(job->ci->timeout * scale * 1000) + 15000;
-	s->e.setup = pa_job_setup;
-	s->e.setup_arg = (void *)job;
+	s->e.timeout_ms = (long)(pr->ci->timeout * scale * 1000) + 15000;
+	s->e.setup = pa_planned_setup;
+	s->e.setup_arg = (void *)pr;
 	s->j = j;
 	return pa_exec_start(&s->e);
 }
 
-/* A finished job: its result, the kernel's taint and log around it. */
-static void finish_job(struct pa_run *run, struct slot *s, const struct pa_job *job,
+/* A finished result: its outcome, the kernel's taint and log around it. */
+static void finish_result(struct pa_run *run, struct slot *s, const struct pa_planned *pr,
 		       struct pa_result *r, struct diag *d, int others)
 {
 	unsigned long taint;
@@ -150,7 +150,7 @@ static void finish_job(struct pa_run *run, struct slot *s, const struct pa_job *
 	outf = open_memstream(&d->out, &d->outlen);
 	tapf = run->tap ? open_memstream(&d->tap, &d->taplen) : NULL;
 	taint = pa_taint_read();
-	collect(job, &s->e, r, outf, tapf, run->o.verbose);
+	collect(pr, &s->e, r, outf, tapf, run->o.verbose);
 	if (others && pa_taint_grew(run->taint, taint))
 		fprintf(outf, "# (%d other case(s) ran beside it)\n", others);
 	pa_taint_after_case(r, run->taint, taint, outf, tapf);
@@ -169,10 +169,10 @@ struct sink {
 	FILE *tap, *tsv;		/* NULL with --no-results */
 	struct pa_counts *counts;
 	bool progress;			/* the [n/N] line on stderr */
-	int njobs;
+	int nplanned;
 };
 
-/* Print result j: the diagnostics its job left, its KTAP line (stdout and
+/* Print result j: the diagnostics its case left, its KTAP line (stdout and
  * run.tap), its count and results.tsv line. */
 static void emit_result(const struct sink *k, int j, const struct pa_result *r, struct diag *d)
 {
@@ -193,7 +193,7 @@ static void emit_result(const struct sink *k, int j, const struct pa_result *r, 
 		fprintf(k->tsv, "%s\t%s\t%ld\t%s\n", r->name, pa_outcome_name(r->outcome),
 			r->duration_ms, r->detail);
 	if (k->progress)
-		fprintf(stderr, "\r[%d/%d] %.60s\033[K", j + 1, k->njobs, r->name);
+		fprintf(stderr, "\r[%d/%d] %.60s\033[K", j + 1, k->nplanned, r->name);
 }
 
 /*
@@ -207,10 +207,10 @@ static void emit_result(const struct sink *k, int j, const struct pa_result *r, 
  * copies of the file).
  */
 static bool case_running(const struct slot *slots, int nslots, const char *state,
-			 const struct pa_job *jobs, const struct pa_case_info *ci)
+			 const struct pa_planned *planned, const struct pa_case_info *ci)
 {
 	for (int k = 0; k < nslots; k++)
-		if (slots[k].j >= 0 && state[slots[k].j] == J_RUNNING && jobs[slots[k].j].ci == ci)
+		if (slots[k].j >= 0 && state[slots[k].j] == J_RUNNING && planned[slots[k].j].ci == ci)
 			return true;
 	return false;
 }
@@ -220,18 +220,18 @@ struct sched {
 	struct pa_run *run;
 	struct slot *slots;
 	int nslots;
-	char *state;		/* enum job_state, by job */
-	struct diag *diag;	/* by job */
-	int *order;		/* the order jobs start in */
+	char *state;		/* enum result_state, by result */
+	struct diag *diag;	/* by result */
+	int *order;		/* the order results start in */
 	int next;		/* the next of order[] to start */
-	int printed;		/* jobs printed, in plan order */
+	int printed;		/* results printed, in plan order */
 	int running;
 	int run_level;		/* the paranoid level of those running */
 	bool run_alone;		/* one of them keeps the machine to itself */
 	struct sink sink;
 };
 
-/* A job that ends before it starts: its result is already decided. */
+/* A result that ends before it starts: its result is already decided. */
 static void decided(struct sched *s, int x, enum pa_outcome o, const char *fmt, const char *arg)
 {
 	struct pa_result *r = &s->run->res[x];
@@ -242,47 +242,47 @@ static void decided(struct sched *s, int x, enum pa_outcome o, const char *fmt, 
 	s->next++;
 }
 
-/* Start jobs in order while there is a free slot and the next may run
- * beside those running; a job that cannot start is decided at once. */
+/* Start results in order while there is a free slot and the next may run
+ * beside those running; a result that cannot start is decided at once. */
 static void start_ready(struct sched *s)
 {
 	struct pa_run *run = s->run;
 	char err[768];
 
-	while (!stop_sig && s->next < run->plan.njobs && s->running < s->nslots) {
+	while (!stop_sig && s->next < run->plan.nplanned && s->running < s->nslots) {
 		int x = s->order[s->next];
-		struct pa_job *job = &run->plan.jobs[x];
-		bool alone = job->ci->alone || s->nslots == 1;
+		struct pa_planned *pr = &run->plan.planned[x];
+		bool alone = pr->ci->alone || s->nslots == 1;
 		int k;
 
-		pa_result_name(&run->res[x], job->name);
-		if (job->ci->timeout < 0) {
-			decided(s, x, PA_FAIL, "runner: '%s --info' failed", job->ci->path);
+		pa_result_name(&run->res[x], pr->name);
+		if (pr->ci->timeout < 0) {
+			decided(s, x, PA_FAIL, "runner: '%s --info' failed", pr->ci->path);
 			continue;
 		}
-		if (job->skip_reason[0]) {
-			decided(s, x, PA_SKIP, "%s", job->skip_reason);
+		if (pr->skip_reason[0]) {
+			decided(s, x, PA_SKIP, "%s", pr->skip_reason);
 			continue;
 		}
-		if (s->running && (alone || s->run_alone || job->level != s->run_level))
+		if (s->running && (alone || s->run_alone || pr->level != s->run_level))
 			break;	/* wait for those running to end */
-		if (s->running && case_running(s->slots, s->nslots, s->state, run->plan.jobs, job->ci))
+		if (s->running && case_running(s->slots, s->nslots, s->state, run->plan.planned, pr->ci))
 			break;	/* one result of a case at a time: see case_running() */
-		if (pa_job_enter(&run->plan, job, err, sizeof(err))) {
+		if (pa_planned_enter(&run->plan, pr, err, sizeof(err))) {
 			decided(s, x, PA_FAIL, "runner: %s", err);
 			continue;
 		}
 		for (k = 0; s->slots[k].j >= 0; k++)
 			;
-		if (start_job(&s->slots[k], job, x, run->o.timeout_scale, !alone)) {
+		if (start_result(&s->slots[k], pr, x, run->o.timeout_scale, !alone)) {
 			s->slots[k].j = -1;
-			decided(s, x, PA_FAIL, "runner: cannot run %s", job->ci->path);
+			decided(s, x, PA_FAIL, "runner: cannot run %s", pr->ci->path);
 			continue;
 		}
 		s->state[x] = J_RUNNING;
 		s->next++;
 		s->running++;
-		s->run_level = job->level;
+		s->run_level = pr->level;
 		s->run_alone = alone;
 	}
 }
@@ -290,7 +290,7 @@ static void start_ready(struct sched *s)
 /* Print what is ready, in plan order. */
 static void print_ready(struct sched *s)
 {
-	while (s->printed < s->run->plan.njobs && s->state[s->printed] == J_READY) {
+	while (s->printed < s->run->plan.nplanned && s->state[s->printed] == J_READY) {
 		emit_result(&s->sink, s->printed, &s->run->res[s->printed], &s->diag[s->printed]);
 		s->state[s->printed++] = J_PRINTED;
 	}
@@ -327,7 +327,7 @@ static void reap(struct sched *s)
 			sl->j = -1;
 			continue;
 		}
-		finish_job(run, sl, &run->plan.jobs[j], &run->res[j], &s->diag[j], s->running);
+		finish_result(run, sl, &run->plan.planned[j], &run->res[j], &s->diag[j], s->running);
 		s->state[j] = J_READY;
 	}
 }
@@ -338,12 +338,12 @@ static void print_interrupted(struct sched *s)
 {
 	struct pa_run *run = s->run;
 
-	for (int j = 0; j < run->plan.njobs && !run->interrupted; j++)
+	for (int j = 0; j < run->plan.nplanned && !run->interrupted; j++)
 		if (s->state[j] == J_INTERRUPTED)	/* the first, in plan order, whatever -j */
-			run->interrupted = run->plan.jobs[j].name;
+			run->interrupted = run->plan.planned[j].name;
 	if (!stop_sig)
 		return;
-	for (int j = s->printed; j < run->plan.njobs; j++) {
+	for (int j = s->printed; j < run->plan.nplanned; j++) {
 		char why[600];
 
 		if (s->state[j] == J_READY) {	/* ended beside an earlier one */
@@ -357,42 +357,42 @@ static void print_interrupted(struct sched *s)
 		else
 			snprintf(why, sizeof(why), "not run: the run was interrupted by signal %d",
 				 (int)stop_sig);
-		pa_ktap_result(stdout, j + 1, run->plan.jobs[j].name, PA_SKIP, why);
+		pa_ktap_result(stdout, j + 1, run->plan.planned[j].name, PA_SKIP, why);
 		if (run->tap)
-			pa_ktap_result(run->tap, j + 1, run->plan.jobs[j].name, PA_SKIP, why);
+			pa_ktap_result(run->tap, j + 1, run->plan.planned[j].name, PA_SKIP, why);
 	}
 }
 
-void pa_run_jobs(struct pa_run *run)
+void pa_run_plan(struct pa_run *run)
 {
-	int njobs = run->plan.njobs;
+	int nplanned = run->plan.nplanned;
 	struct sched s = {
 		.run = run,
-		.nslots = run->o.jobs,
-		.slots = calloc((size_t)run->o.jobs, sizeof(struct slot)),
-		.state = calloc((size_t)njobs + 1, 1),
-		.diag = calloc((size_t)njobs + 1, sizeof(struct diag)),
-		.order = calloc((size_t)njobs + 1, sizeof(int)),
+		.nslots = run->o.parallel,
+		.slots = calloc((size_t)run->o.parallel, sizeof(struct slot)),
+		.state = calloc((size_t)nplanned + 1, 1),
+		.diag = calloc((size_t)nplanned + 1, sizeof(struct diag)),
+		.order = calloc((size_t)nplanned + 1, sizeof(int)),
 		/* where the KTAP goes to a file or a pipe but a person
 		 * watches the terminal: a progress line there, rewritten */
 		.sink = {
-			.tap = run->tap, .tsv = run->tsv, .counts = &run->counts, .njobs = njobs,
+			.tap = run->tap, .tsv = run->tsv, .counts = &run->counts, .nplanned = nplanned,
 			.progress = !isatty(STDOUT_FILENO) && isatty(STDERR_FILENO),
 		},
 	};
 
-	run->res = calloc((size_t)njobs + 1, sizeof(*run->res));
+	run->res = calloc((size_t)nplanned + 1, sizeof(*run->res));
 	for (int k = 0; k < s.nslots; k++)
 		s.slots[k].j = -1;
-	for (int j = 0; j < njobs; j++)
+	for (int j = 0; j < nplanned; j++)
 		run->res[j].outcome = PA_FAIL;
 	/* one at a time: plan order, so a guest that dies loses no result
-	 * already run; else a paranoid level's jobs together */
+	 * already run; else a paranoid level's results together */
 	pa_plan_order(&run->plan, s.nslots > 1, s.order);
-	while (s.printed < njobs) {
+	while (s.printed < nplanned) {
 		start_ready(&s);
 		print_ready(&s);
-		if (s.printed >= njobs || (!s.running && (stop_sig || s.next >= njobs)))
+		if (s.printed >= nplanned || (!s.running && (stop_sig || s.next >= nplanned)))
 			break;
 		if (s.running)
 			reap(&s);
@@ -402,10 +402,10 @@ void pa_run_jobs(struct pa_run *run)
 		fprintf(stderr, "\r\033[K");
 	/* the summary reads the results printed, in order */
 	run->done = 0;
-	for (int j = 0; j < njobs; j++)
+	for (int j = 0; j < nplanned; j++)
 		if (s.state[j] == J_PRINTED)
 			run->res[run->done++] = run->res[j];
-	for (int j = 0; j < njobs; j++) {
+	for (int j = 0; j < nplanned; j++) {
 		free(s.diag[j].out);
 		free(s.diag[j].tap);
 	}

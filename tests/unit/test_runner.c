@@ -158,14 +158,14 @@ static void default_plan(void **state)
 	parse(1, (char *[]){ "x", NULL }, &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
 	/* plain: root and user at the current level; privileged: 4 x 6 */
-	assert_int_equal(p.njobs, 2 + 24);
-	assert_string_equal(p.jobs[0].name, "open/plain@root,paranoid=2");
-	assert_string_equal(p.jobs[1].name, "open/plain@user,paranoid=2");
-	assert_string_equal(p.jobs[2].name, "privilege/cpu_wide@root,paranoid=-1");
-	assert_string_equal(p.jobs[25].name, "privilege/cpu_wide@user,paranoid=4");
-	for (int i = 0; i < p.njobs; i++)
-		assert_string_equal(p.jobs[i].skip_reason, "");
-	free(p.jobs);
+	assert_int_equal(p.nplanned, 2 + 24);
+	assert_string_equal(p.planned[0].name, "open/plain@root,paranoid=2");
+	assert_string_equal(p.planned[1].name, "open/plain@user,paranoid=2");
+	assert_string_equal(p.planned[2].name, "privilege/cpu_wide@root,paranoid=-1");
+	assert_string_equal(p.planned[25].name, "privilege/cpu_wide@user,paranoid=4");
+	for (int i = 0; i < p.nplanned; i++)
+		assert_string_equal(p.planned[i].skip_reason, "");
+	free(p.planned);
 }
 
 /* Debian's level 3 forbids unprivileged users everything: the plain cases
@@ -183,29 +183,29 @@ static void restricting_level_adds_user_at_2(void **state)
 	pa_plan_init(&p);
 	parse(1, (char *[]){ "x", NULL }, &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 3 + 24);
-	assert_string_equal(p.jobs[0].name, "open/plain@root,paranoid=3");
-	assert_string_equal(p.jobs[1].name, "open/plain@user,paranoid=3");
-	assert_string_equal(p.jobs[2].name, "open/plain@user,paranoid=2");
+	assert_int_equal(p.nplanned, 3 + 24);
+	assert_string_equal(p.planned[0].name, "open/plain@root,paranoid=3");
+	assert_string_equal(p.planned[1].name, "open/plain@user,paranoid=3");
+	assert_string_equal(p.planned[2].name, "open/plain@user,paranoid=2");
 	assert_non_null(strstr(p.notes, "user also runs the plain cases at the upstream default level 2"));
-	free(p.jobs);
+	free(p.planned);
 	/* a level 3 that forbids nothing (upstream treats it as 2), or a
 	 * chosen matrix: no extra cell */
 	ctx.restricts_all = false;
 	pa_plan_init(&p);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 2 + 24);
+	assert_int_equal(p.nplanned, 2 + 24);
 	assert_string_equal(p.notes, "");
-	free(p.jobs);
+	free(p.planned);
 	ctx.restricts_all = true;
 	pa_plan_init(&p);
 	parse(3, ARGV("--identity", "user"), &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 1 + 6);
-	free(p.jobs);
+	assert_int_equal(p.nplanned, 1 + 6);
+	free(p.planned);
 }
 
-/* the start order under -j: one paranoid level's jobs together (the
+/* the start order under -j: one paranoid level's results together (the
  * machine's level first, as the plan reaches it), .alone ones after the
  * others of their level, identity by identity, destructive ones last;
  * -j1: plan order */
@@ -227,33 +227,33 @@ static void start_order(void **state)
 	pa_plan_init(&p);
 	parse(1, (char *[]){ "x", NULL }, &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, cs, 4, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 2 + 2 + 24 + 2);
+	assert_int_equal(p.nplanned, 2 + 2 + 24 + 2);
 	pa_plan_order(&p, false, order);
-	for (int i = 0; i < p.njobs; i++)
+	for (int i = 0; i < p.nplanned; i++)
 		assert_int_equal(order[i], i);
 	pa_plan_order(&p, true, order);
-	for (int i = 0; i < p.njobs; i++) {
-		assert_true(order[i] >= 0 && order[i] < p.njobs);
-		assert_int_equal(seen[order[i]]++, 0);	/* each job once */
+	for (int i = 0; i < p.nplanned; i++) {
+		assert_true(order[i] >= 0 && order[i] < p.nplanned);
+		assert_int_equal(seen[order[i]]++, 0);	/* each result once */
 	}
-	/* level 2 is where the plan starts (the plain cases); its jobs come
+	/* level 2 is where the plan starts (the plain cases); its results come
 	 * first: the plain ones by identity, then the .alone ones */
-	assert_string_equal(p.jobs[order[0]].name, "a/plain@root,paranoid=2");
-	assert_string_equal(p.jobs[order[1]].name, "c/priv@root,paranoid=2");
-	assert_string_equal(p.jobs[order[2]].name, "c/priv@perfmon,paranoid=2");
-	assert_string_equal(p.jobs[order[3]].name, "c/priv@sysadmin,paranoid=2");
-	assert_string_equal(p.jobs[order[4]].name, "a/plain@user,paranoid=2");
-	assert_string_equal(p.jobs[order[5]].name, "c/priv@user,paranoid=2");
-	assert_string_equal(p.jobs[order[6]].name, "b/alone@root,paranoid=2");
-	assert_string_equal(p.jobs[order[7]].name, "b/alone@user,paranoid=2");
+	assert_string_equal(p.planned[order[0]].name, "a/plain@root,paranoid=2");
+	assert_string_equal(p.planned[order[1]].name, "c/priv@root,paranoid=2");
+	assert_string_equal(p.planned[order[2]].name, "c/priv@perfmon,paranoid=2");
+	assert_string_equal(p.planned[order[3]].name, "c/priv@sysadmin,paranoid=2");
+	assert_string_equal(p.planned[order[4]].name, "a/plain@user,paranoid=2");
+	assert_string_equal(p.planned[order[5]].name, "c/priv@user,paranoid=2");
+	assert_string_equal(p.planned[order[6]].name, "b/alone@root,paranoid=2");
+	assert_string_equal(p.planned[order[7]].name, "b/alone@user,paranoid=2");
 	/* then the other levels, in the plan's order of them */
-	assert_string_equal(p.jobs[order[8]].name, "c/priv@root,paranoid=-1");
-	for (int i = 8; i < p.njobs - 2; i++)
-		assert_int_not_equal(p.jobs[order[i]].level, 2);
+	assert_string_equal(p.planned[order[8]].name, "c/priv@root,paranoid=-1");
+	for (int i = 8; i < p.nplanned - 2; i++)
+		assert_int_not_equal(p.planned[order[i]].level, 2);
 	/* the destructive case last, whatever its level */
-	assert_string_equal(p.jobs[order[p.njobs - 2]].name, "d/destructive@root,paranoid=2");
-	assert_string_equal(p.jobs[order[p.njobs - 1]].name, "d/destructive@user,paranoid=2");
-	free(p.jobs);
+	assert_string_equal(p.planned[order[p.nplanned - 2]].name, "d/destructive@root,paranoid=2");
+	assert_string_equal(p.planned[order[p.nplanned - 1]].name, "d/destructive@user,paranoid=2");
+	free(p.planned);
 }
 
 static void full_and_selected_plans(void **state)
@@ -267,23 +267,23 @@ static void full_and_selected_plans(void **state)
 	(void)state;
 	parse(3, ARGV("--matrix", "full"), &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 48);
-	free(p.jobs);
+	assert_int_equal(p.nplanned, 48);
+	free(p.planned);
 	parse(5, ARGV("--identity", "user", "--paranoid", "1,2"), &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 4);
-	assert_string_equal(p.jobs[0].name, "open/plain@user,paranoid=1");
-	free(p.jobs);
+	assert_int_equal(p.nplanned, 4);
+	assert_string_equal(p.planned[0].name, "open/plain@user,paranoid=1");
+	free(p.planned);
 	parse(3, ARGV("--paranoid", "9"), &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), -1);
 	/* --repeat: each result N times in a row, same name */
 	parse(7, ARGV("--identity", "user", "--paranoid", "1,2", "--repeat", "3"), &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 12);
-	assert_string_equal(p.jobs[0].name, "open/plain@user,paranoid=1");
-	assert_string_equal(p.jobs[2].name, "open/plain@user,paranoid=1");
-	assert_string_equal(p.jobs[3].name, "open/plain@user,paranoid=2");
-	free(p.jobs);
+	assert_int_equal(p.nplanned, 12);
+	assert_string_equal(p.planned[0].name, "open/plain@user,paranoid=1");
+	assert_string_equal(p.planned[2].name, "open/plain@user,paranoid=1");
+	assert_string_equal(p.planned[3].name, "open/plain@user,paranoid=2");
+	free(p.planned);
 }
 
 /* A runner that is not root cannot switch identity or level: by default it
@@ -300,11 +300,11 @@ static void unprivileged_runner_plans_its_own_cell(void **state)
 	pa_plan_init(&p);
 	parse(1, (char *[]){ "x", NULL }, &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 2);
-	assert_string_equal(p.jobs[0].name, "open/plain@user,paranoid=2");
-	assert_string_equal(p.jobs[1].name, "privilege/cpu_wide@user,paranoid=2");
-	for (int i = 0; i < p.njobs; i++)
-		assert_string_equal(p.jobs[i].skip_reason, "");
+	assert_int_equal(p.nplanned, 2);
+	assert_string_equal(p.planned[0].name, "open/plain@user,paranoid=2");
+	assert_string_equal(p.planned[1].name, "privilege/cpu_wide@user,paranoid=2");
+	for (int i = 0; i < p.nplanned; i++)
+		assert_string_equal(p.planned[i].skip_reason, "");
 	/* as root: user and root at 2 for the plain case, 4 x 6 for the other;
 	 * all but user at 2 need root */
 	assert_string_equal(p.notes, "# perfabi: not root (uid 1000): runs as this user "
@@ -312,24 +312,24 @@ static void unprivileged_runner_plans_its_own_cell(void **state)
 			    "levels (23 cells, 24 results) need root");
 	CAPTURE(json, pa_plan_json(f, &p));
 	assert_string_equal(json, "{\"identities\": [\"user\"], \"paranoid\": [2], \"runs\": 2}");
-	free(p.jobs);
+	free(p.planned);
 	/* only plain cases: the one other cell is root's */
 	pa_plan_init(&p);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 1, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 1);
+	assert_int_equal(p.nplanned, 1);
 	assert_non_null(strstr(p.notes, "(1 cell, 1 result) need root"));
-	free(p.jobs);
+	free(p.planned);
 	/* with CAP_PERFMON alone it is perfmon; --repeat still repeats */
 	ctx.caps = PA_CAP(PA_CAP_PERFMON);
 	ctx.paranoid = 3;
 	pa_plan_init(&p);
 	parse(3, ARGV("--repeat", "2"), &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 4);
-	assert_string_equal(p.jobs[0].name, "open/plain@perfmon,paranoid=3");
-	assert_string_equal(p.jobs[3].name, "privilege/cpu_wide@perfmon,paranoid=3");
+	assert_int_equal(p.nplanned, 4);
+	assert_string_equal(p.planned[0].name, "open/plain@perfmon,paranoid=3");
+	assert_string_equal(p.planned[3].name, "privilege/cpu_wide@perfmon,paranoid=3");
 	assert_non_null(strstr(p.notes, "(identity perfmon) at paranoid 3 only"));
-	free(p.jobs);
+	free(p.planned);
 }
 
 /* Cells asked for that a non-root runner cannot run stay planned, as skips
@@ -355,28 +355,28 @@ static void unprivileged_runner_plans_skips(void **state)
 		pa_plan_init(&p);
 		assert_int_equal(parse(3, v, &o, err), 0);
 		assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-		assert_int_equal(p.njobs, want_jobs[a]);
+		assert_int_equal(p.nplanned, want_jobs[a]);
 		assert_string_equal(p.notes, "");
-		for (int i = 0; i < p.njobs; i++) {
-			if (!p.jobs[i].skip_reason[0]) {
+		for (int i = 0; i < p.nplanned; i++) {
+			if (!p.planned[i].skip_reason[0]) {
 				runnable++;
-				assert_true(strstr(p.jobs[i].name, "@user,paranoid=2") != NULL);
+				assert_true(strstr(p.planned[i].name, "@user,paranoid=2") != NULL);
 			} else {
-				assert_non_null(strstr(p.jobs[i].skip_reason, "not root"));
+				assert_non_null(strstr(p.planned[i].skip_reason, "not root"));
 			}
 		}
 		assert_int_equal(runnable, 2);	/* one cell per case: its own */
-		free(p.jobs);
+		free(p.planned);
 	}
 	/* capabilities that are no identity's: nothing can run, all say why */
 	ctx.caps = 3;
 	pa_plan_init(&p);
 	parse(1, (char *[]){ "x", NULL }, &o, err);
 	assert_int_equal(pa_plan_build(&p, &o, &ctx, two_cases, 2, err, sizeof(err)), 0);
-	assert_int_equal(p.njobs, 2 + 24);
-	for (int i = 0; i < p.njobs; i++)
-		assert_non_null(strstr(p.jobs[i].skip_reason, "not root"));
-	free(p.jobs);
+	assert_int_equal(p.nplanned, 2 + 24);
+	for (int i = 0; i < p.nplanned; i++)
+		assert_non_null(strstr(p.planned[i].skip_reason, "not root"));
+	free(p.planned);
 }
 
 /* Every option that takes an argument says so when it has none, and the
