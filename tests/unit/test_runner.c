@@ -311,7 +311,7 @@ static void unprivileged_runner_plans_its_own_cell(void **state)
 			    "(identity user) at paranoid 2 only; the other identities and "
 			    "levels (23 cells, 24 results) need root");
 	CAPTURE(json, pa_plan_json(f, &p));
-	assert_string_equal(json, "{\"identities\": [\"user\"], \"paranoid\": [2], \"runs\": 2}");
+	assert_string_equal(json, "{\"identities\": [\"user\"], \"paranoid\": [2], \"results\": 2}");
 	free(p.planned);
 	/* only plain cases: the one other cell is root's */
 	pa_plan_init(&p);
