@@ -11,6 +11,19 @@
 # Cases are discovered: every cases/<area>/<name>.c becomes the binary
 # build/cases/<area>/<name>, named "<area>/<name>" in results. No lists.
 
+# ARCH=arm64 cross-builds the whole suite for an arm64 target (Debian's
+# gcc-aarch64-linux-gnu and libc6-dev-arm64-cross) into build-arm64/, for
+# ./run.sh --vm 6.12-arm64 and an arm64 machine; the host's build/ is
+# untouched. Native builds leave ARCH unset.
+ARCH     ?=
+ifeq ($(ARCH),arm64)
+ifneq ($(shell uname -m),aarch64)
+CC       := aarch64-linux-gnu-gcc
+endif
+BUILD    ?= build-arm64
+else ifneq ($(ARCH),)
+$(error ARCH=$(ARCH): only ARCH=arm64 (or no ARCH, the host) is built)
+endif
 CC       ?= gcc
 BUILD    ?= build
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -Wno-format-truncation
@@ -119,7 +132,7 @@ install: all
 -include tests/tests.mk
 
 clean:
-	rm -rf build build-cov
+	rm -rf build build-cov build-arm64
 
 .PHONY: all clean check coverage prune install parked
 .DELETE_ON_ERROR:

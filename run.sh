@@ -109,6 +109,11 @@ case "${1:-}" in
 --vm)
 	shift
 	build
+	# an arm64 kernel boots the suite built for arm64 (make ARCH=arm64)
+	for a in "$@"; do
+		[ "$a" != -- ] || break
+		[[ $a != *arm64* ]] || { build ARCH=arm64; break; }
+	done
 	exec harness/tools/vm.sh "$@"
 	;;
 --kcov)

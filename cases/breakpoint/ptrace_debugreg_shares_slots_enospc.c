@@ -10,7 +10,7 @@
 static volatile uint64_t vars[8];
 
 /* Open a write breakpoint on vars[i] in task pid: its fd, or -1 (errno). */
-static int open_bp(pid_t pid, int i)
+static __attribute__((unused)) int open_bp(pid_t pid, int i)
 {
 	struct perf_event_attr a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)&vars[i],
 					      HW_BREAKPOINT_LEN_8);
@@ -27,12 +27,12 @@ PERFABI_CASE(
 	.pmu = "breakpoint",
 	.probe = pa_probe_self_perf,
 ) {
-	int fd[5], st, n;
-	pid_t child;
-
 #if !defined(__x86_64__)
 	pa_skip("u_debugreg and the 4 debug register slots are x86's (checked on x86-64)");
 #else
+	int fd[5], st, n;
+	pid_t child;
+
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0) {

@@ -5,7 +5,7 @@ static union {
 	volatile uint8_t b[16];
 	volatile uint16_t h[8];
 	volatile uint64_t q[2];
-} buf __attribute__((aligned(16)));
+} buf __attribute__((aligned(16), unused));
 
 PERFABI_CASE(
 	.assertion = "on x86 a write watchpoint counts a write that covers any byte of its bp_len range, once per write, and not a write next to it: an 8-byte store over the range and a 2-byte store into its upper half count, 2- and 8-byte stores just outside do not",

@@ -27,7 +27,7 @@ __attribute__((noinline)) void pa_uprobe_int3_target_fn(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-static void call_n(int n)
+static __attribute__((unused)) void call_n(int n)
 {
 	for (int i = 0; i < n; i++)
 		pa_uprobe_int3_target_fn();

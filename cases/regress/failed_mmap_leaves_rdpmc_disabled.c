@@ -19,7 +19,7 @@
  */
 static sigjmp_buf jb;
 
-static void on_segv(int sig)
+static __attribute__((unused)) void on_segv(int sig)
 {
 	(void)sig;
 	siglongjmp(jb, 1);

@@ -48,7 +48,7 @@ static int open_lbr(void)
 }
 
 /* one run: events opened in `order`, rounds until the budget or the cap */
-static void run(bool hw_first)
+static __attribute__((unused)) void run(bool hw_first)
 {
 	struct perf_event_attr bp = pa_bp_attr(HW_BREAKPOINT_X, (const void *)pa_pmu_order_tick, sizeof(long));
 	struct perf_event_attr sw = pa_sw_attr(PERF_COUNT_SW_DUMMY);

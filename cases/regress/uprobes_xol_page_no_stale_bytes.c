@@ -26,7 +26,7 @@ __attribute__((noinline)) int pa_xol_target_fn(int x)
 	return x + 3;
 }
 
-static unsigned long xol_vma(void)
+static __attribute__((unused)) unsigned long xol_vma(void)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	unsigned long lo, hi, found = 0;

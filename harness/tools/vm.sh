@@ -168,7 +168,7 @@ resolve_name() { # 6.1.0-56 / linux-image-... / 6.12.117+deb12-rt -> package
 	local c cand
 	case "$1" in
 	linux-image-*) cand=("$1") ;;
-	*-amd64) cand=("linux-image-$1") ;;
+	*-amd64|*-arm64) cand=("linux-image-$1") ;;
 	*) cand=("linux-image-$1-amd64" "linux-image-$1") ;;
 	esac
 	for c in "${cand[@]}"; do
@@ -180,8 +180,18 @@ resolve_name() { # 6.1.0-56 / linux-image-... / 6.12.117+deb12-rt -> package
 	return 1
 }
 
-apt_candidate() { # package -> candidate version or nothing
-	LC_ALL=C apt-cache policy "$1" 2>/dev/null | sed -n 's/^  Candidate: //p' | grep -v '^(none)$' | head -n1
+apt_candidate() { # package -> candidate version or nothing (an -arm64 one: of arm64)
+	LC_ALL=C apt-cache policy "$(apt_name "$1")" 2>/dev/null | sed -n 's/^  Candidate: //p' | grep -v '^(none)$' | head -n1
+}
+apt_name() { # package -> its name for apt: pkg:arm64 for an arm64 kernel on another host
+	if [[ $1 == *-arm64 ]] && [ "$(dpkg --print-architecture 2>/dev/null)" != arm64 ]; then echo "$1:arm64"; else echo "$1"; fi
+}
+arm64_apt() { # an arm64 kernel named: apt must know arm64 packages (once, as root)
+	dpkg --print-foreign-architectures 2>/dev/null | grep -qx arm64 && return 0
+	[ "$(dpkg --print-architecture 2>/dev/null)" = arm64 ] && return 0
+	[ "$(id -u)" -eq 0 ] || die "arm64 kernels come from Debian's arm64 packages; run: sudo dpkg --add-architecture arm64 && sudo apt-get update"
+	say "adding the arm64 architecture to dpkg for arm64 kernel packages (dpkg --add-architecture arm64; apt-get update)"
+	dpkg --add-architecture arm64 && APT_REFRESHED=0 && apt_refresh || die "cannot add the arm64 architecture to dpkg"
 }
 
 series_packages() { # 6.12 / 6.12-rt / 6.12-cloud -> its package names apt offers, oldest first
@@ -189,6 +199,7 @@ series_packages() { # 6.12 / 6.12-rt / 6.12-cloud -> its package names apt offer
 	case "$1" in
 	*-rt) flav=rt-amd64 ;;
 	*-cloud) flav=cloud-amd64 ;;
+	*-arm64) flav=arm64 ;;
 	esac
 	re="^linux-image-${series//./\\.}(\\.0-[0-9]+|\\.[0-9]+\\+deb[0-9]+)-${flav}\$"
 	while read -r name; do
@@ -205,7 +216,7 @@ resolve_series() { # 6.12 / 6.12-rt / 6.12-cloud -> newest package name
 }
 
 if [ -n "$LIST_SERIES" ]; then
-	[[ $LIST_SERIES =~ ^[0-9]+\.[0-9]+(-rt|-cloud)?$ ]] ||
+	[[ $LIST_SERIES =~ ^[0-9]+\.[0-9]+(-rt|-cloud|-arm64)?$ ]] ||
 		die "bad --list-packages '$LIST_SERIES': a Debian series such as 6.12, 6.1 or 6.12-rt"
 	command -v apt-cache >/dev/null || die "apt-cache is needed to list Debian kernels"
 	list=$(series_packages "$LIST_SERIES")
@@ -269,7 +280,8 @@ for k in "${kernels[@]}"; do
 	fi
 	command -v apt-cache >/dev/null || die "apt-cache is needed to find Debian kernel '$k' (or give a bzImage path)"
 	pkg=
-	if [[ $k =~ ^[0-9]+\.[0-9]+(-rt|-cloud)?$ ]]; then
+	[[ $k != *arm64 ]] || arm64_apt
+	if [[ $k =~ ^[0-9]+\.[0-9]+(-rt|-cloud|-arm64)?$ ]]; then
 		pkg=$(resolve_series "$k") || { apt_refresh && pkg=$(resolve_series "$k"); } ||
 			die "unknown kernel '$k': apt offers no linux-image-$k* package (try apt-get update; see --help)"
 	else
@@ -296,6 +308,11 @@ if [ ${#runner_args[@]} -gt 0 ]; then
 fi
 
 # ------------------------------------------------------------ dependencies
+# the kernel image's architecture: arm64 where it is an arm64 Image
+# ("ARM\x64" at byte 56), else x86_64 (a bzImage)
+kernel_arch() { # image
+	if [ "$(od -An -c -j56 -N4 "$1" 2>/dev/null | tr -d ' ')" = ARMd ]; then echo arm64; else echo x86_64; fi
+}
 busybox_static() {
 	local bb
 	bb=$(command -v busybox) || return 1
@@ -303,6 +320,12 @@ busybox_static() {
 }
 missing=()
 command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
+for f in "${k_label[@]}" "${k_pkg[@]}" "${k_file[@]}"; do
+	[[ $f == *arm64* ]] || { [ -f "$f" ] && [ "$(kernel_arch "$f")" = arm64 ]; } || continue
+	command -v qemu-system-aarch64 >/dev/null || missing+=(qemu-system-arm)
+	command -v aarch64-linux-gnu-strip >/dev/null || missing+=(binutils-aarch64-linux-gnu)
+	break
+done
 busybox_static || missing+=(busybox-static)
 command -v cpio >/dev/null || missing+=(cpio)
 command -v gzip >/dev/null || missing+=(gzip)
@@ -331,10 +354,10 @@ fetch_pkg() { # pkg version -> sets IMAGE, CONFIG (unpacked /boot of the package
 	deb=$(ls -1 "$CACHE/${pkg}_${ver//:/%3a}_"*.deb 2>/dev/null | head -n1)
 	if [ -z "$deb" ]; then
 		say "downloading $pkg $ver into $CACHE"
-		if ! (cd "$CACHE" && apt-get download "$pkg=$ver" >/dev/null 2>&1); then
+		if ! (cd "$CACHE" && apt-get download "$(apt_name "$pkg")=$ver" >/dev/null 2>&1); then
 			# stale lists: the mirror may have a newer build only
 			if apt_refresh && ver=$(apt_candidate "$pkg") && [ -n "$ver" ] &&
-			   (cd "$CACHE" && apt-get download "$pkg=$ver" >/dev/null 2>&1); then
+			   (cd "$CACHE" && apt-get download "$(apt_name "$pkg")=$ver" >/dev/null 2>&1); then
 				:
 			else
 				say "apt-get download $pkg failed (offline?)"
@@ -382,35 +405,49 @@ trap 'say "interrupted"; exit 130' INT
 trap 'say "interrupted"; exit 143' TERM
 trap 'say "interrupted"; exit 129' HUP
 
-build_initramfs() {
-	local st=$WORK/root
+build_initramfs() { # for GARCH, from GBUILD
+	local st=$WORK/root-$GARCH
 	mkdir -p "$st"/{bin,etc,perfabi,proc,sys,dev,tmp,run,root} || return 1
-	cp "$(command -v busybox)" "$st/bin/busybox" || return 1
+	cp "$(guest_busybox)" "$st/bin/busybox" || return 1
 	cp fixtures/vm/init "$st/init" && chmod 755 "$st/init" || return 1
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' >"$st/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$st/etc/group"
-	cp "$BUILD/perfabi-run" "$st/perfabi/" || return 1
+	cp "$GBUILD/perfabi-run" "$st/perfabi/" || return 1
 	if [ -n "$SELECTED" ]; then
 		while read -r name; do
 			mkdir -p "$st/perfabi/cases/${name%/*}" &&
-				cp "$BUILD/cases/$name" "$st/perfabi/cases/$name" || return 1
+				cp "$GBUILD/cases/$name" "$st/perfabi/cases/$name" || return 1
 		done <<<"$SELECTED"
 	else
-		cp -r "$BUILD/cases" "$st/perfabi/cases" || return 1
+		cp -r "$GBUILD/cases" "$st/perfabi/cases" || return 1
 	fi
-	[ -d "$BUILD/fixtures" ] && { cp -r "$BUILD/fixtures" "$st/perfabi/fixtures" || return 1; }
-	[ -f "$BUILD/abi-map.txt" ] && cp "$BUILD/abi-map.txt" "$st/perfabi/"
+	[ -d "$GBUILD/fixtures" ] && { cp -r "$GBUILD/fixtures" "$st/perfabi/fixtures" || return 1; }
+	[ -f "$GBUILD/abi-map.txt" ] && cp "$GBUILD/abi-map.txt" "$st/perfabi/"
 	# debug info is most of a static binary: strip it from the copies, but
 	# keep the symbol table (the uprobe cases look up their own functions)
-	if command -v strip >/dev/null; then
+	local strip=strip
+	[ "$GARCH" = x86_64 ] || strip=aarch64-linux-gnu-strip
+	if command -v $strip >/dev/null; then
 		find "$st/perfabi" -type f -perm -u+x -print0 |
-			xargs -0 -r -n 64 -P "$(nproc 2>/dev/null || echo 2)" strip --strip-debug 2>/dev/null
+			xargs -0 -r -n 64 -P "$(nproc 2>/dev/null || echo 2)" $strip --strip-debug 2>/dev/null
 	fi
 	: >"$st/perfabi/args"
 	for a in "${guest_args[@]}"; do
 		printf '%s\n' "$a" >>"$st/perfabi/args"
 	done
-	(cd "$st" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$WORK/initramfs.cpio"
+	(cd "$st" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$WORK/initramfs-$GARCH.cpio"
+}
+
+# a static busybox for the guest: the host's, or for an arm64 guest on
+# another host Debian's busybox-static:arm64, unpacked in the cache
+guest_busybox() {
+	local d=$CACHE/busybox-static-arm64
+	if [ "$GARCH" = x86_64 ] || [ "$(uname -m)" = aarch64 ]; then command -v busybox; return; fi
+	if [ ! -x "$d/bin/busybox" ]; then
+		mkdir -p "$d" && (cd "$d" && apt-get download busybox-static:arm64 >/dev/null 2>&1) &&
+			dpkg-deb -x "$(ls -1 "$d"/busybox-static_*.deb | tail -n1)" "$d" || return 1
+	fi
+	echo "$d/bin/busybox"
 }
 
 # The initramfs for a kernel: lz4 where its config has CONFIG_RD_LZ4 (the
@@ -420,12 +457,12 @@ build_initramfs() {
 # kernel reads. Each is made once per run. Sets INITRD, INITRD_FMT.
 initrd_for() { # config file (may be empty)
 	if command -v lz4 >/dev/null && [ -n "$1" ] && grep -q '^CONFIG_RD_LZ4=y' "$1" 2>/dev/null; then
-		INITRD_FMT=lz4 INITRD=$WORK/initramfs.lz4
+		INITRD_FMT=lz4 INITRD=$WORK/initramfs-$GARCH.lz4
 		# -l: the legacy frame, the only one the kernel's unlz4 reads
-		[ -s "$INITRD" ] || lz4 -l -1 -q "$WORK/initramfs.cpio" "$INITRD" || return 1
+		[ -s "$INITRD" ] || lz4 -l -1 -q "$WORK/initramfs-$GARCH.cpio" "$INITRD" || return 1
 	else
-		INITRD_FMT=gzip INITRD=$WORK/initramfs.gz
-		[ -s "$INITRD" ] || gzip -1 -c "$WORK/initramfs.cpio" >"$INITRD" || return 1
+		INITRD_FMT=gzip INITRD=$WORK/initramfs-$GARCH.gz
+		[ -s "$INITRD" ] || gzip -1 -c "$WORK/initramfs-$GARCH.cpio" >"$INITRD" || return 1
 	fi
 }
 
@@ -526,6 +563,11 @@ for i in "${!k_label[@]}"; do
 		CONFIG=$(file_config "$IMAGE")
 	fi
 
+	GARCH=$(kernel_arch "$IMAGE") GBUILD=$BUILD
+	if [ "$GARCH" = arm64 ] && [ "$(uname -m)" != aarch64 ]; then
+		GBUILD=${BUILD_ARM64:-build-arm64}
+		[ -x "$GBUILD/perfabi-run" ] || die "$label is an arm64 kernel: build the suite for it first (make ARCH=arm64; ./run.sh --vm does)"
+	fi
 	# the accelerator: probed once, with the first kernel
 	if [ -z "$accel_done" ]; then
 		accel_done=$ACCEL
@@ -547,9 +589,11 @@ for i in "${!k_label[@]}"; do
 			scale=${SCALE:-4}
 		fi
 		guest_args=(--timeout-scale "$scale" "${runner_args[@]+"${runner_args[@]}"}")
-		say "building the initramfs"
+	fi
+	if [ ! -s "$WORK/initramfs-$GARCH.cpio" ]; then
+		say "building the $GARCH initramfs"
 		ti0=$(date +%s.%N)
-		build_initramfs || die "cannot build the initramfs in $WORK"
+		build_initramfs || die "cannot build the $GARCH initramfs in $WORK"
 		ti1=$(date +%s.%N)
 		initramfs_s=$(seconds "$ti0" "$ti1")
 	fi
@@ -559,8 +603,18 @@ for i in "${!k_label[@]}"; do
 	pack_s=$(seconds "$ti0" "$ti1")
 
 	cmdline="console=ttyS0 panic=-1 quiet loglevel=5${APPEND:+ $APPEND}"
-	qcmd=(qemu-system-x86_64 "${qaccel[@]}" -m "$MEM" -smp "$SMP" -nographic -no-reboot
-	      -kernel "$IMAGE" -initrd "$INITRD" -append "$cmdline")
+	qcmd=(qemu-system-x86_64 "${qaccel[@]}" -m "$MEM" -smp "$SMP")
+	gaccel=$accel_done gsmp=$SMP
+	if [ "$GARCH" = arm64 ]; then
+		gaccel=tcg-icount gsmp=${ARM64_SMP:-1}
+		# QEMU's emulated PMUv3 (-cpu max); -icount shift=0: one
+		# instruction is one nanosecond of virtual time, so instructions
+		# are counted exactly, and one vCPU, since icount is global
+		cmdline="console=ttyAMA0 panic=-1 quiet loglevel=5${APPEND:+ $APPEND}"
+		qcmd=(qemu-system-aarch64 -M virt -cpu max -accel 'tcg,thread=single' -icount shift=0
+		      -m "$MEM" -smp "$gsmp")
+	fi
+	qcmd+=(-nographic -no-reboot -kernel "$IMAGE" -initrd "$INITRD" -append "$cmdline")
 	raw=$WORK/console.$i
 	# A guest that dies before the init runs is booted again (twice at
 	# most): multi-threaded TCG sometimes trips over the kernel's own code
@@ -627,8 +681,8 @@ for i in "${!k_label[@]}"; do
 	[ -n "$cfgname" ] || { [[ ${CONFIG##*/} == config-* ]] && cfgname=${CONFIG##*/config-}; }
 	kn=$((kn + 1))
 	"$REPORT" vm-collect --label "$label" --number $kn --run-id "$RUN_ID" \
-		--package "$pkg" --package-version "$ver" --image "$IMAGE" --accel "$accel_done" \
-		--cpus "${SMP%%,*}" --max-cpus "$([[ $SMP == *maxcpus=* ]] && echo "${SMP#*maxcpus=}" || echo "${SMP%%,*}")" \
+		--package "$pkg" --package-version "$ver" --image "$IMAGE" --accel "$gaccel" \
+		--cpus "${gsmp%%,*}" --max-cpus "$([[ $gsmp == *maxcpus=* ]] && echo "${gsmp#*maxcpus=}" || echo "${gsmp%%,*}")" \
 		--memory "$MEM" --cmdline "$cmdline" --runner-args "${guest_args[*]}" \
 		--attempts "$attempt" --wall-s "$wall" --limit-s $((LIMIT_MIN * 60)) \
 		--initramfs "$INITRD_FMT:$(($(stat -c %s "$INITRD") / 1048576)):${initramfs_s:-0}:$pack_s" \
