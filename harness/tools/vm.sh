@@ -34,6 +34,11 @@ KERNEL is one of
   6.1 6.12 6.12-rt 6.12-cloud   a Debian series: the newest matching
                                 linux-image-* package apt offers (any
                                 X.Y, with -rt or -cloud for those flavours)
+  6.12-arm64 6.1-arm64          an arm64 series: booted on QEMU's virt
+                                machine with its emulated PMUv3 (-cpu max),
+                                -icount shift=0 (exact instruction counts)
+                                and 1 vCPU (ARM64_SMP=N for more), running
+                                the suite built by make ARCH=arm64
   linux-image-6.1.0-56-amd64    an exact package name
   6.1.0-56  6.12.117+deb12-rt   a package version (linux-image-V-amd64)
   path/to/bzImage               a kernel image (a config-* or .config
