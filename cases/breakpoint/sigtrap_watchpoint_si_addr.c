@@ -8,6 +8,16 @@
  * si_code TRAP_PERF, si_addr the watchpoint's bp_addr (the sample's ADDR)
  * and si_perf_data attr.sig_data. Each write's signal is waited for before
  * the next write, so two never coalesce.
+ *
+ * The handler disables the event before it returns, and the next write
+ * enables it again. An arm64 watchpoint fires before the store, and the
+ * kernel steps over the store (one single step) only with the overflow
+ * handler it expects. Here the step is taken by the first instruction of
+ * the SIGTRAP handler (arch/arm64/kernel/signal.c handle_signal(): "Step
+ * into the signal handler if we are stepping"). A handler that returns to
+ * the store with the event still enabled then traps again, forever. x86's
+ * trap comes after the store; disabling in the handler changes nothing
+ * there.
  */
 #ifndef TRAP_PERF
 #define TRAP_PERF 6
@@ -21,6 +31,7 @@ static volatile sig_atomic_t hits;
 static volatile int last_code;
 static void *volatile last_addr;
 static volatile uint64_t last_data;
+static int trap_fd = -1;
 
 static void on_trap(int sig, siginfo_t *si, void *uc)
 {
@@ -35,6 +46,7 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	 * is the unsigned long right after si_addr */
 	memcpy(&data, (char *)&si->si_addr + sizeof(void *), sizeof(data));
 	last_data = data;
+	ioctl(trap_fd, PERF_EVENT_IOC_DISABLE, 0);	/* see above */
 }
 
 __attribute__((noinline)) static void write_once(uint64_t v)
@@ -66,11 +78,12 @@ PERFABI_CASE(
 	a.remove_on_exec = 1;
 	a.sig_data = SIG_DATA;
 	fd = ASSERT_OPEN(&a, 0, -1, -1, 0);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	trap_fd = fd;
 	for (int i = 0; i < N_WRITES; i++) {
 		last_code = 0;
 		last_addr = NULL;
 		last_data = 0;
+		ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 		write_once((uint64_t)i);
 		/* sent from irq/task work on the way back to user space */
 		for (int w = 0; w < 100 && hits < i + 1; w++)
