@@ -1028,6 +1028,12 @@ bool pa_since_uprobe_sys_admin(void);
 const char *pa_syscall_symbol(const char *name);
 /* Some address in kernel space (for breakpoints), or SKIP. */
 uint64_t pa_kernel_text_addr(void);
+/* Open the breakpoint a (on a kernel address) expecting want (0: an fd):
+ * on this task, but CPU-wide on arm64, which refuses a per-task kernel
+ * breakpoint to everyone (EINVAL) before the capability check; a
+ * CPU-wide one's own rule (perf_allow_cpu()) comes after the breakpoint's.
+ * The fd or -1, the result checked (EXPECT_OPEN_RESULT). */
+int pa_kernel_bp_open(struct perf_event_attr *a, int want);
 /* Root only: switch to a uid of our own (2000000000 + pid % 1000000) that
  * no other process uses (its own perf mlock budget); capabilities are lost. */
 void pa_become_fresh_uid(void);

@@ -46,25 +46,7 @@ PERFABI_CASE(
 	}
 	a = pa_bp_attr(HW_BREAKPOINT_W, (const void *)(uintptr_t)addr, HW_BREAKPOINT_LEN_8);
 	a.exclude_kernel = 0;
-#if defined(__aarch64__)
-	/*
-	 * arm64 refuses a per-task kernel breakpoint outright (EINVAL,
-	 * arch/arm64/kernel/hw_breakpoint.c hw_breakpoint_arch_parse(): "would
-	 * complicate the stepping code") before the capability check: the
-	 * rule is checked on a CPU-wide one (perf_allow_cpu() comes after the
-	 * breakpoint's own checks, in find_get_context())
-	 */
-	{
-		int cpu[1];
-
-		ASSERT_EQ(pa_allowed_cpus(cpu, 1), 1);
-		if (!want)
-			want = pa_expected_errno(PA_NEED_CPU);
-		fd = EXPECT_OPEN_RESULT(&a, -1, cpu[0], -1, 0, want);
-	}
-#else
-	fd = EXPECT_OPEN_RESULT(&a, 0, -1, -1, 0, want);
-#endif
+	fd = pa_kernel_bp_open(&a, want);	/* CPU-wide on arm64 */
 	if (fd >= 0)
 		close(fd);
 }

@@ -13,8 +13,7 @@ PERFABI_CASE(
 
 	attr.bp_addr = pa_kernel_text_addr();
 	attr.exclude_kernel = 0;
-	fd = EXPECT_OPEN_RESULT(&attr, 0, -1, -1, 0,
-				pa_expected_errno(PA_NEED_KERNEL_BREAKPOINT));
+	fd = pa_kernel_bp_open(&attr, pa_expected_errno(PA_NEED_KERNEL_BREAKPOINT));
 	if (fd >= 0)
 		close(fd);
 }

@@ -290,6 +290,23 @@ uint64_t pa_kernel_text_addr(void)
 #endif
 }
 
+int pa_kernel_bp_open(struct perf_event_attr *a, int want)
+{
+#if defined(__aarch64__)
+	/* arch/arm64/kernel/hw_breakpoint.c hw_breakpoint_arch_parse():
+	 * "Disallow per-task kernel breakpoints since these would complicate
+	 * the stepping code" */
+	int cpu[1];
+
+	ASSERT_EQ(pa_allowed_cpus(cpu, 1), 1);
+	if (!want)
+		want = pa_expected_errno(PA_NEED_CPU);
+	return EXPECT_OPEN_RESULT(a, -1, cpu[0], -1, 0, want);
+#else
+	return EXPECT_OPEN_RESULT(a, 0, -1, -1, 0, want);
+#endif
+}
+
 void pa_become_fresh_uid(void)
 {
 	uid_t u = 2000000000u + (uid_t)(getpid() % 1000000);
