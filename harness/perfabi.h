@@ -393,6 +393,9 @@ void pa_sigs_record(struct pa_sigs *s, const siginfo_t *si);
 /* Touch one fresh page (one overflow of a period-1 page-fault sampler) and
  * take its signal (a failure after 10 s), and any other already queued. */
 void pa_sigs_overflow_once(struct pa_sigs *s, int step);
+/* Take the signal of overflow `step` (waited for at most 10 s, else FAIL),
+ * then whatever else is queued. */
+void pa_sigs_await(struct pa_sigs *s, int step);
 /* Take signals until `want` were taken (each wait bounded at 10 s), then
  * whatever else is queued: s->n must then equal the overflows counted. */
 void pa_sigs_settle(struct pa_sigs *s, uint64_t want);

@@ -19,7 +19,6 @@
 static void refresh_hit(int fd, struct pa_sigs *s, void (*hits)(int n), uint64_t before, int step)
 {
 	uint64_t after;
-	siginfo_t si;
 
 	hits(1);
 	after = pa_read_one(fd);
@@ -28,13 +27,7 @@ static void refresh_hit(int fd, struct pa_sigs *s, void (*hits)(int n), uint64_t
 			step, (unsigned long long)before, (unsigned long long)after);
 		pa_abort();
 	}
-	if (!pa_sig_wait(s->sig, &si, 10000)) {
-		pa_fail("no signal within 10 s of overflow %d", step);
-		pa_abort();
-	}
-	pa_sigs_record(s, &si);
-	while (pa_sig_wait(s->sig, &si, 0))
-		pa_sigs_record(s, &si);
+	pa_sigs_await(s, step);
 }
 
 /* AFTER events while the limit has the event disabled: none counts, none

@@ -69,9 +69,14 @@ void pa_sigs_record(struct pa_sigs *s, const siginfo_t *si)
 
 void pa_sigs_overflow_once(struct pa_sigs *s, int step)
 {
+	pa_touch_pages(1);
+	pa_sigs_await(s, step);
+}
+
+void pa_sigs_await(struct pa_sigs *s, int step)
+{
 	siginfo_t si;
 
-	pa_touch_pages(1);
 	if (!pa_sig_wait(s->sig, &si, 10000)) {
 		pa_fail("no signal within 10 s of overflow %d", step);
 		pa_abort();

@@ -395,7 +395,6 @@ static bool running_from_comm(struct guest *g, const char *comm, const char *run
 				snprintf(out, len, "%s", run);
 				continue;
 			}
-			i = find(c, 0, "");
 			uid[0] = 0;
 			for (i = 0; i < c->n && !uid[0]; i++) {
 				const char *u = strstr(c->l[i], "UID: ");
