@@ -955,6 +955,44 @@ void pa_hw_read_group(int leader, uint64_t *v, unsigned n, bool whole);
  * branch taken on every iteration but the last (x86-64, arm64; SKIP
  * elsewhere): 3k instructions, k branches. */
 void pa_loop3(uint64_t k);
+/* ---- what the machine says of its PMU (harness/lib/hwexact.c) ---- */
+/* Whether the PMU counts exactly: PERFABI_PMU_EXACT=1, which the VM
+ * runner's arm64 guest sets (QEMU -icount shift=0, one vCPU: every retired
+ * instruction counted, cycles == instructions). pa_need_exact_pmu() SKIPs
+ * without it. */
+bool pa_pmu_exact(void);
+void pa_need_exact_pmu(void);
+/* The hardware counters the kernel reported at boot (PERFABI_PMU_COUNTERS,
+ * set by the guest's init from "N counters available"), or 0 when not
+ * known; pa_need_pmu_counters() SKIPs then. */
+int pa_pmu_counters(void);
+int pa_need_pmu_counters(void);
+/* fd (a counting event with read_format 0) reset, enabled over pa_loop3(k) and disabled: its count */
+uint64_t pa_hw_loop_count(int fd, uint64_t k);
+/* count(2k) - count(k) of pa_hw_loop_count(): what k iterations add, with
+ * the constant cost of the enable and disable calls cancelled out (3k
+ * instructions exactly on an exact PMU) */
+uint64_t pa_hw_loop_delta(int fd, uint64_t k);
+
+/* ---- hardware counting, inherit, permissions (harness/lib/hwcount.c) ---- */
+
+/* (end of hwcount.c) */
+
+/* ---- hardware groups, multiplexing, pinned, exclusive
+ *      (harness/lib/hwsched.c) ---- */
+
+/* (end of hwsched.c) */
+
+/* ---- hardware sampling and overflow on the cycle counter
+ *      (harness/lib/hwsample.c) ---- */
+
+/* (end of hwsample.c) */
+
+/* ---- arm64's own ABI: breakpoints, registers, callchains, user
+ *      counter access (harness/lib/arm64.c) ---- */
+
+/* (end of arm64.c) */
+
 /* A pointer chase through the cache lines of a `bytes` buffer in one
  * random cycle (built, and faulted in, before counting), and k dependent
  * loads along it: each load a line no prefetcher could predict. */

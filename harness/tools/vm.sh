@@ -615,7 +615,9 @@ for i in "${!k_label[@]}"; do
 		# QEMU's emulated PMUv3 (-cpu max); -icount shift=0: one
 		# instruction is one nanosecond of virtual time, so instructions
 		# are counted exactly, and one vCPU, since icount is global
+		# (exact only with one: perfabi.pmu=exact tells the hw/ cases)
 		cmdline="console=ttyAMA0 panic=-1 quiet loglevel=5${APPEND:+ $APPEND}"
+		[ "$gsmp" != 1 ] || cmdline+=" perfabi.pmu=exact"
 		qcmd=(qemu-system-aarch64 -M virt -cpu max -accel 'tcg,thread=single' -icount shift=0
 		      -m "$MEM" -smp "$gsmp")
 	fi
