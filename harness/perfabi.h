@@ -967,6 +967,9 @@ void pa_need_exact_pmu(void);
  * known; pa_need_pmu_counters() SKIPs then. */
 int pa_pmu_counters(void);
 int pa_need_pmu_counters(void);
+/* An emulator's CPU (arm64: MIDR_EL1 implementer 0, "reserved for software
+ * use": QEMU's -cpu max), whose PMU implements some events only in name */
+bool pa_cpu_emulated(void);
 /* fd (a counting event with read_format 0) reset, enabled over pa_loop3(k) and disabled: its count */
 uint64_t pa_hw_loop_count(int fd, uint64_t k);
 /* count(2k) - count(k) of pa_hw_loop_count(): what k iterations add, with

@@ -13,7 +13,7 @@
 
 /* arm64: MIDR_EL1's implementer 0 is "reserved for software use", that is
  * an emulator's CPU (QEMU's -cpu max: 0x000f0510) */
-static bool emulated_cpu(void)
+bool pa_cpu_emulated(void)
 {
 #if defined(__aarch64__)
 	char buf[64] = "";
@@ -37,7 +37,7 @@ int pa_hw_open_sampler(struct perf_event_attr *a)
 	/* QEMU's emulated PMUv3 raises a general counter's overflow only at
 	 * the next entry to the kernel, not when it overflows (measured:
 	 * ../shared/research/arm64-pmu.md); its cycle counter's comes in time */
-	if (a->type == PERF_TYPE_HARDWARE && a->config != PERF_COUNT_HW_CPU_CYCLES && emulated_cpu())
+	if (a->type == PERF_TYPE_HARDWARE && a->config != PERF_COUNT_HW_CPU_CYCLES && pa_cpu_emulated())
 		pa_skip("an emulated CPU (MIDR implementer 0: QEMU's PMUv3) signals a general counter's overflow only at the next kernel entry: sampling config %#llx is not measurable here (the cycle counter's is)",
 			(unsigned long long)a->config);
 

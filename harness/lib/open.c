@@ -543,6 +543,11 @@ void pa_hw_part_within_whole(uint64_t whole, uint64_t part, uint64_t div, uint64
 	pa_hw_read_group(lead, v, 2, false);
 	pa_diag("%s: %llu, %llu over %llu random loads", what, (unsigned long long)v[0],
 		(unsigned long long)v[1], (unsigned long long)loads);
+	/* QEMU's PMUv3 lists STALL_FRONTEND/BACKEND but never counts them:
+	 * "0 <= whole" there would be a pass that checked nothing */
+	if (!v[1] && pa_cpu_emulated())
+		pa_skip("an emulated CPU counts config %#llx as 0 over %llu random loads: it implements the event only in name",
+			(unsigned long long)part, (unsigned long long)loads);
 	EXPECT_LE(v[1], v[0] + v[0] / div + slack);
 	free(buf);
 	close(sub);
