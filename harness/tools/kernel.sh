@@ -17,8 +17,8 @@ FRAGDIR=$REPO/fixtures/kernel
 
 usage() {
 	cat <<'USAGE'
-usage: ./run.sh kernel build [--variant NAME] [--config FILE]... [--revert COMMIT]...
-                             [--dir NAME] [--jobs N] [SOURCE]
+usage: ./run.sh kernel build [--arch x86_64|arm64] [--variant NAME] [--config FILE]...
+                             [--revert COMMIT]... [--dir NAME] [--jobs N] [SOURCE]
        ./run.sh kernel sweep [--list] [--variant NAME]... [...]   (see sweep --help)
        ./run.sh kernel source 6.12|6.1
        ./run.sh kernel list
@@ -37,7 +37,15 @@ SOURCE (default 6.12) is one of
                  when missing and run as root), unpacked once into the cache
   DIR            a kernel tree (a git checkout, say); it is only read
 
+With --arch arm64 it builds an arm64 Image instead, with Debian's cross
+compiler (gcc-aarch64-linux-gnu) and fixtures/kernel/arch/arm64.config
+after the fragment (the virt machine's PL011 console, the PMUv3 driver), for
+./run.sh --vm IMAGE (QEMU's emulated PMU: docs/kernels.md):
+  ./run.sh --vm "$(./run.sh kernel build --arch arm64 6.12 | tail -n 1)"
+
 Options:
+  --arch A         x86_64 (default) or arm64; arm64 builds in its own
+                   directory (arm64-<variant>)
   --variant NAME   add fixtures/kernel/NAME.config to the fragment; each
                    variant builds in its own directory. Variants:
                      noacpi  no ACPI/PCI/HPET: the jiffies clocksource
@@ -191,6 +199,7 @@ prepare_reverts() {
 # ------------------------------------------------------------------ config
 fragments() { # the fragment files of this build, in order
 	echo "$FRAGDIR/perfabi.config"
+	[ "$KARCH" = x86_64 ] || echo "$FRAGDIR/arch/$KARCH.config"
 	[ -z "$VARIANT" ] || echo "$FRAGDIR/$VARIANT.config"
 	local c
 	for c in "${EXTRA[@]+"${EXTRA[@]}"}"; do echo "$c"; done
@@ -208,7 +217,7 @@ requested() {
 }
 
 # The options a guest cannot boot or run the suite without.
-ESSENTIAL="CONFIG_PERF_EVENTS CONFIG_SERIAL_8250_CONSOLE CONFIG_BLK_DEV_INITRD CONFIG_RD_GZIP CONFIG_DEVTMPFS CONFIG_PROC_FS CONFIG_SYSFS CONFIG_BINFMT_ELF CONFIG_MULTIUSER"
+ESSENTIAL="CONFIG_PERF_EVENTS CONFIG_BLK_DEV_INITRD CONFIG_RD_GZIP CONFIG_DEVTMPFS CONFIG_PROC_FS CONFIG_SYSFS CONFIG_BINFMT_ELF CONFIG_MULTIUSER"
 
 configure() {
 	local t0 merged opt want have dropped=() f tkey
@@ -221,7 +230,7 @@ configure() {
 	# its result is kept and reused while the tree's Kconfig files and
 	# the compiler are the same (a directory the fragments change often,
 	# the sweep's, configures again per variant)
-	tkey=$( { ${HOSTCC:-gcc} --version 2>&1 | head -n1; ${CC:-gcc} --version 2>&1 | head -n1;
+	tkey=$( { ${HOSTCC:-gcc} --version 2>&1 | head -n1; ${CROSS}${CC:-gcc} --version 2>&1 | head -n1;
 		  find "$SRC_DIR" -name 'Kconfig*' -printf '%T@ %s %P\n' 2>/dev/null | sort; } | cksum | cut -d' ' -f1)
 	if [ -f "$OUT_DIR/perfabi-tiny.config" ] && [ "$(cat "$OUT_DIR/perfabi-tiny.key" 2>/dev/null)" = "$tkey" ]; then
 		cp "$OUT_DIR/perfabi-tiny.config" "$OUT_DIR/.config" || die "cannot write $OUT_DIR/.config"
@@ -239,7 +248,7 @@ configure() {
 		have=$(sed -n "s/^$opt=//p" "$OUT_DIR/.config")
 		[ -n "$have" ] || have=n
 		[ "$have" = "${want//\"/}" ] || [ "$have" = "$want" ] || dropped+=("$opt=$want (got $have)")
-		if [ "$have" = n ] && [[ " $ESSENTIAL " == *" $opt "* ]]; then
+		if [ "$have" = n ] && [[ " $ESSENTIAL $CONSOLE " == *" $opt "* ]]; then
 			die "this tree cannot give $opt, which the guest needs (see $OUT_DIR/.config)"
 		fi
 	done < <(requested)
@@ -254,7 +263,7 @@ config_failed() {
 	exit 1
 }
 
-kmake() { make -C "$SRC_DIR" O="$OUT_DIR" ARCH=x86_64 "$@"; }
+kmake() { make -C "$SRC_DIR" O="$OUT_DIR" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE=$CROSS} "$@"; }
 
 # The variant's make variables (fixtures/kernel/VARIANT.make: NAME=VALUE
 # lines, # comments), for the build's command line.
@@ -273,17 +282,19 @@ make_vars() {
 # ------------------------------------------------------------------ build
 cmd_build() {
 	local source=6.12 t0 log image rel
-	VARIANT='' EXTRA=() REVERTS=() JOBS=$(nproc 2>/dev/null || echo 2) DIRNAME=''
+	VARIANT='' EXTRA=() REVERTS=() JOBS=$(nproc 2>/dev/null || echo 2) DIRNAME='' KARCH=x86_64
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h|--help) usage; exit 0 ;;
-		--variant|--config|--jobs|--revert|--dir)
+		--variant|--config|--jobs|--revert|--dir|--arch)
 			[ $# -ge 2 ] || die "option '$1' needs an argument"
 			case "$1" in
 			--variant) VARIANT=$2 ;;
 			--config) [ -f "$2" ] || die "no fragment file '$2'"
 				  EXTRA+=("$(cd "$(dirname "$2")" && pwd -P)/$(basename "$2")") ;;
 			--jobs) JOBS=$2 ;;
+			--arch) case "$2" in x86_64|arm64) KARCH=$2 ;;
+				*) die "bad --arch '$2': x86_64 or arm64" ;; esac ;;
 			--dir) [[ $2 =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "bad --dir '$2': a plain name (a-z, 0-9, -)"
 			       DIRNAME=$2 ;;
 			--revert) [[ $2 =~ ^[0-9a-f]{12}$ ]] || die "bad --revert '$2': a 12-digit commit id"
@@ -291,7 +302,7 @@ cmd_build() {
 				  REVERTS+=("$2") ;;
 			esac
 			shift 2 ;;
-		--variant=*|--config=*|--jobs=*|--revert=*|--dir=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+		--variant=*|--config=*|--jobs=*|--revert=*|--dir=*|--arch=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 		-*) die "unknown option '$1' (try --help)" ;;
 		*) source=$1; shift ;;
 		esac
@@ -305,11 +316,18 @@ cmd_build() {
 	resolve_source "$source"
 	# what a kernel build needs on Debian
 	need_packages make gcc flex bison bc libelf-dev libssl-dev xz-utils cpio perl
+	CROSS='' CONSOLE=CONFIG_SERIAL_8250_CONSOLE TARGET=bzImage IMAGE_PATH=arch/x86/boot/bzImage
+	if [ "$KARCH" = arm64 ]; then
+		need_packages gcc-aarch64-linux-gnu
+		CROSS=aarch64-linux-gnu- CONSOLE=CONFIG_SERIAL_AMBA_PL011_CONSOLE
+		TARGET=Image IMAGE_PATH=arch/arm64/boot/Image
+	fi
 	[ -z "$DEB" ] || unpack_debian_source
 	if [ -f "$SRC_DIR/.config" ] || [ -d "$SRC_DIR/include/config" ]; then
 		die "the tree $SRC_DIR has been configured in place (its .config or include/config exists); perfabi builds out of tree and never cleans a tree: run 'make mrproper' there or give a clean tree"
 	fi
 	OUT_DIR=$BUILD_CACHE/$KEY/${DIRNAME:-${VARIANT:-default}}
+	[ "$KARCH" = x86_64 ] || [ -n "$DIRNAME" ] || OUT_DIR=$BUILD_CACHE/$KEY/$KARCH-${VARIANT:-default}
 	if [ ${#REVERTS[@]} -gt 0 ]; then
 		need_packages patch
 		prepare_reverts
@@ -332,15 +350,15 @@ cmd_build() {
 		MAKEVARS+=("LOCALVERSION=$lv")
 	fi
 	log=$OUT_DIR/perfabi-build.log
-	say "building bzImage (make -j$JOBS${MAKEVARS[0]+ ${MAKEVARS[*]}}; log: $log)"
+	say "building $TARGET (make -j$JOBS${MAKEVARS[0]+ ${MAKEVARS[*]}}; log: $log)"
 	t0=$(now)
-	if ! kmake -j"$JOBS" "${MAKEVARS[@]+"${MAKEVARS[@]}"}" bzImage >"$log" 2>&1; then
+	if ! kmake -j"$JOBS" "${MAKEVARS[@]+"${MAKEVARS[@]}"}" "$TARGET" >"$log" 2>&1; then
 		say "the build failed after $(took "$t0"); the last compiler lines:"
 		{ grep -E -m 12 '(error|Error [0-9]+|undefined reference)' "$log"; echo '  ...'; tail -n 12 "$log"; } |
 			sed 's/^/  /' >&2
 		exit 1
 	fi
-	image=$OUT_DIR/arch/x86/boot/bzImage
+	image=$OUT_DIR/$IMAGE_PATH
 	[ -f "$image" ] || { say "make succeeded but $image is missing"; exit 1; }
 	rel=$(cat "$OUT_DIR/include/config/kernel.release" 2>/dev/null)
 	say "built ${rel:-the kernel} in $(took "$t0"): $image ($(du -k "$image" | cut -f1) KiB)"
@@ -353,7 +371,9 @@ cmd_list() {
 	for d in "$BUILD_CACHE"/*/*/; do
 		[ -f "$d/.config" ] || continue
 		printf '%-40s %-10s %s\n' "$(basename "$(dirname "$d")")" "$(basename "$d")" \
-			"$( [ -f "$d/arch/x86/boot/bzImage" ] && echo "$d"arch/x86/boot/bzImage || echo '(not built)')"
+			"$( if [ -f "$d/arch/x86/boot/bzImage" ]; then echo "$d"arch/x86/boot/bzImage
+			    elif [ -f "$d/arch/arm64/boot/Image" ]; then echo "$d"arch/arm64/boot/Image
+			    else echo '(not built)'; fi)"
 	done
 }
 
