@@ -978,6 +978,27 @@ uint64_t pa_hw_loop_count(int fd, uint64_t k);
 uint64_t pa_hw_loop_delta(int fd, uint64_t k);
 
 /* ---- hardware counting, inherit, permissions (harness/lib/hwcount.c) ---- */
+/* PERF_TYPE_HARDWARE config as pa_sw_attr() sets it up: counting,
+ * disabled, user space only (exclude_kernel, exclude_hv). */
+struct perf_event_attr pa_hw_attr(uint64_t config);
+/* Open a (FD_CLOEXEC) on pid/cpu in group: its fd; SKIP where the PMU
+ * answers ENOENT/EOPNOTSUPP, FAIL on any other error. A generic
+ * PERF_TYPE_HARDWARE event goes through pa_hw_open_or_skip() first. */
+int pa_hw_open_attr(struct perf_event_attr *a, pid_t pid, int cpu, int group);
+/* The count of fd (read_format 0). */
+uint64_t pa_hw_read1(int fd);
+/* The group led by leader (PA_HW_GROUP_FMT, n <= 4 values) reset, enabled
+ * over pa_loop3(k) and disabled: its n values in v (pa_hw_read_group(),
+ * whole: SKIP unless it had the counters throughout). */
+void pa_hw_group_loop(int leader, uint64_t k, uint64_t *v, unsigned n);
+/* pa_loop3(k) as a puppet's function (pa_puppet_run()). */
+void pa_loop3_int(int k);
+/* fd (read_format 0) reset and enabled; a child forked that runs
+ * pa_loop3(k) and exits; waited for; fd disabled: its count. */
+uint64_t pa_hw_fork_count(int fd, uint64_t k);
+/* pa_hw_fork_count(2k) - pa_hw_fork_count(k), after one run to warm the
+ * path: what k more iterations of the child add to fd's count. */
+uint64_t pa_hw_fork_delta(int fd, uint64_t k);
 
 /* (end of hwcount.c) */
 
