@@ -1009,6 +1009,10 @@ extern const char pa_arm64_regs_bp[];
 void pa_arm64_cc_h(uint64_t *ret_out);
 extern const char pa_arm64_cc_f[], pa_arm64_cc_f_body[];
 extern const char pa_arm64_cc_ret_g[], pa_arm64_cc_ret_h[];
+/* pa_arm64_store_stub(addr, val): *addr = val by the one instruction
+ * "str x1, [x0]" at pa_arm64_store_insn. */
+void pa_arm64_store_stub(volatile uint64_t *addr, uint64_t val);
+extern const char pa_arm64_store_insn[];
 /* The PMUv3 counter that control-page index names (index - 1: 0..30
  * PMEVCNTR<n>_EL0, 31 PMCCNTR_EL0; perf_event_mmap_page.index), read from
  * EL0 (traps unless the kernel opened PMUSERENR_EL0); another index fails

@@ -100,6 +100,20 @@ __asm__(
 	"	ret\n"
 	"	.size pa_arm64_cc_f, . - pa_arm64_cc_f\n");
 
+/* pa_arm64_store_stub(addr, val): the one store "str x1, [x0]" at
+ * pa_arm64_store_insn, then ret. */
+__asm__(
+	"	.text\n"
+	"	.p2align 3\n"
+	"	.globl pa_arm64_store_stub\n"
+	"	.type pa_arm64_store_stub, %function\n"
+	"pa_arm64_store_stub:\n"
+	"	.globl pa_arm64_store_insn\n"
+	"pa_arm64_store_insn:\n"
+	"	str	x1, [x0]\n"
+	"	ret\n"
+	"	.size pa_arm64_store_stub, . - pa_arm64_store_stub\n");
+
 #define PA_PMEV(n) case (n) + 1: __asm__ volatile("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); break
 
 uint64_t pa_arm64_read_counter(uint32_t index)
