@@ -1015,6 +1015,45 @@ uint64_t pa_hw_fork_delta(int fd, uint64_t k);
 /* ---- arm64's own ABI: breakpoints, registers, callchains, user
  *      counter access (harness/lib/arm64.c) ---- */
 
+/* The value pa_arm64_regs_stub() gives x<n> (0..30) at pa_arm64_regs_bp. */
+#define PA_ARM64_REGVAL(n) (0x5a5a000000000000ULL + ((uint64_t)(n) << 40) + 0x100 + (n))
+/* aarch64 only (not defined elsewhere: guard each use with __aarch64__).
+ * pa_arm64_regs_stub(sp_out): stores its sp into *sp_out, loads x0..x30
+ * with PA_ARM64_REGVAL(n) and runs the nop at pa_arm64_regs_bp with those
+ * values and that sp; then restores them all and returns. */
+void pa_arm64_regs_stub(uint64_t *sp_out);
+extern const char pa_arm64_regs_bp[];
+/* pa_arm64_cc_h(ret_out) calls pa_arm64_cc_g, which calls pa_arm64_cc_f;
+ * each keeps an AAPCS64 frame record {fp, lr} at x29. h's record has fp 0
+ * (a frame-pointer walk ends there) and lr the return address into h's
+ * caller, also stored into *ret_out. pa_arm64_cc_f: f's first instruction
+ * (its record not yet made); pa_arm64_cc_f_body: the nop after f's
+ * prologue; pa_arm64_cc_ret_g/_h: the return addresses of the calls made
+ * in g and h. */
+void pa_arm64_cc_h(uint64_t *ret_out);
+extern const char pa_arm64_cc_f[], pa_arm64_cc_f_body[];
+extern const char pa_arm64_cc_ret_g[], pa_arm64_cc_ret_h[];
+/* pa_arm64_store_stub(addr, val): *addr = val by the one instruction
+ * "str x1, [x0]" at pa_arm64_store_insn. */
+void pa_arm64_store_stub(volatile uint64_t *addr, uint64_t val);
+extern const char pa_arm64_store_insn[];
+/* The PMUv3 counter that control-page index names (index - 1: 0..30
+ * PMEVCNTR<n>_EL0, 31 PMCCNTR_EL0; perf_event_mmap_page.index), read from
+ * EL0 (traps unless the kernel opened PMUSERENR_EL0); another index fails
+ * the case. */
+uint64_t pa_arm64_read_counter(uint32_t index);
+/* The self-monitoring read of perf_event_mmap_page: under the lock
+ * seqcount, offset plus the counter (pmc_width bits, sign-extended) when
+ * cap_user_rdpmc and index are set, offset alone otherwise; *index (if
+ * not NULL) gets the index the read used. */
+uint64_t pa_arm64_self_read(volatile struct perf_event_mmap_page *pc, uint32_t *index);
+/* The attr.config1 bit of the core PMU's "rdpmc" format term (sysfs
+ * <pmu>/format/rdpmc, "config1:1" on arm64 PMUv3): an event asking for
+ * user-space counter access. SKIPs where no PMU has that term or there is
+ * no kernel/perf_user_access sysctl (any architecture but arm64, or
+ * before 5.17). Defined on every architecture. */
+uint64_t pa_arm64_rdpmc_config1(void);
+
 /* (end of arm64.c) */
 
 /* A pointer chase through the cache lines of a `bytes` buffer in one
