@@ -1004,6 +1004,49 @@ uint64_t pa_hw_fork_delta(int fd, uint64_t k);
 
 /* ---- hardware groups, multiplexing, pinned, exclusive
  *      (harness/lib/hwsched.c) ---- */
+/*
+ * The scheduling cases count PERF_COUNT_HW_CPU_CYCLES in user space: every
+ * counter of the PMU can count cycles (arm64's dedicated cycle counter
+ * counts nothing else, so only cycles events can fill all
+ * pa_need_pmu_counters() counters at once); on an exact PMU (QEMU -icount
+ * shift=0) cycles == retired instructions, and one virtual nanosecond is
+ * one instruction.
+ */
+#define PA_SCHED_PINNED		1u	/* attr.pinned */
+#define PA_SCHED_EXCLUSIVE	2u	/* attr.exclusive */
+#define PA_SCHED_ENABLED	4u	/* attr.disabled clear */
+/* {value, time_enabled, time_running}: read_format TOTAL_TIME_ENABLED |
+ * TOTAL_TIME_RUNNING of one event */
+struct pa_sched_val {
+	uint64_t value, enabled, running;
+};
+/* A user-space cycles event of this task (pid 0, cpu -1) with read_format
+ * TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING | fmt and the PA_SCHED_ flags,
+ * opened disabled unless PA_SCHED_ENABLED. */
+struct perf_event_attr pa_sched_attr(unsigned flags, uint64_t fmt);
+/* Open pa_sched_attr(flags, 0) in group (-1: a leader): the fd; SKIP where
+ * the PMU has no cycles event (ENOENT, EOPNOTSUPP), FAIL on another error. */
+int pa_sched_open(unsigned flags, int group);
+/* read() of such an event: the bytes read, 0 being end of file (the error
+ * state of a pinned event that could not go on), else a full
+ * pa_sched_val; a failed or other-sized read fails the case and ends it. */
+ssize_t pa_sched_read(int fd, struct pa_sched_val *v);
+/* prctl(PR_TASK_PERF_EVENTS_ENABLE), pa_loop3(k), [a read() of peek_fd
+ * into *peek where peek_fd >= 0, while every event is still enabled: its
+ * size the return value, else 0], prctl(PR_TASK_PERF_EVENTS_DISABLE).
+ * Every event this task created is enabled and disabled in the kernel, so
+ * each one running throughout counts the same user instructions (3k and a
+ * constant; on an exact PMU exactly the same). */
+ssize_t pa_sched_run(uint64_t k, int peek_fd, struct pa_sched_val *peek);
+/* That count, from one event alone (opened, run, read and closed here,
+ * with no other event of this task open), peeking at itself where peek
+ * (the same user instructions as a run that peeks): the truth an event
+ * running throughout pa_sched_run(k, ...) counts. SKIP where the lone
+ * event did not have a counter the whole time (another user held them). */
+uint64_t pa_sched_truth(uint64_t k, bool peek);
+/* The core PMU's perf_event_mux_interval_ms (its sysfs path into path),
+ * or SKIP where it cannot be read. */
+int pa_sched_mux_interval_ms(char *path, size_t len);
 
 /* (end of hwsched.c) */
 
