@@ -100,6 +100,15 @@ build() {
 	[ -z "${t0:-}" ] || echo "run.sh: built in $(( $(date +%s) - t0 )) s" >&2
 }
 
+cross_arm64() { # Debian's cross compiler for make ARCH=arm64: installed as root
+	local p=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+	[ "$(uname -m)" = aarch64 ] || command -v aarch64-linux-gnu-gcc >/dev/null && return 0
+	[ "$(id -u)" -eq 0 ] || { echo "run.sh: an arm64 kernel needs the suite cross-built: sudo apt-get install -y ${p[*]}" >&2; exit 2; }
+	echo "run.sh: installing ${p[*]} (apt-get) for make ARCH=arm64" >&2
+	{ apt-get install -y -q "${p[@]}" || { apt-get update -q && apt-get install -y -q "${p[@]}"; }; } >/dev/null 2>&1 ||
+		{ echo "run.sh: could not install ${p[*]}" >&2; exit 2; }
+}
+
 case "${1:-}" in
 -h|--help)
 	build build/perfabi-run
@@ -112,7 +121,7 @@ case "${1:-}" in
 	# an arm64 kernel boots the suite built for arm64 (make ARCH=arm64)
 	for a in "$@"; do
 		[ "$a" != -- ] || break
-		[[ $a != *arm64* ]] || { build ARCH=arm64; break; }
+		[[ $a != *arm64* ]] || { cross_arm64; build ARCH=arm64; break; }
 	done
 	exec harness/tools/vm.sh "$@"
 	;;
