@@ -1052,6 +1052,40 @@ int pa_sched_mux_interval_ms(char *path, size_t len);
 
 /* ---- hardware sampling and overflow on the cycle counter
  *      (harness/lib/hwsample.c) ---- */
+/*
+ * The exact cycle-counter rig of the hw/ sampling cases. Under QEMU's
+ * -icount shift=0 with one vCPU (PERFABI_PMU_EXACT) a user-only
+ * PERF_COUNT_HW_CPU_CYCLES event counts exactly the user instructions
+ * retired, and the kernel gives it the dedicated cycle counter, whose
+ * overflow QEMU signals in time (the general counters' only at the next
+ * kernel entry). pa_hws_need() SKIPs elsewhere: on real hardware cycles
+ * are not instructions.
+ */
+void pa_hws_need(void);
+/* A user-only (exclude_kernel, exclude_hv) PERF_COUNT_HW_CPU_CYCLES
+ * sampler: sample_period period, sample_type st, read_format
+ * PA_HW_GROUP_FMT, opened disabled (through pa_hw_open_sampler()). */
+struct perf_event_attr pa_hws_attr(uint64_t period, uint64_t sample_type);
+/* k (>= 1) iterations of exactly three instructions (pa_loop3()'s body)
+ * at a known place: pa_hws_ip_in_loop(ip) says whether ip is one of the
+ * loop's three instructions (where an interrupt taken in the loop
+ * returns to). */
+void pa_hws_loop3(uint64_t k);
+bool pa_hws_ip_in_loop(uint64_t ip);
+/* ENABLE fd, pa_hws_loop3() over halves * period / 2 instructions
+ * (period a multiple of 6), DISABLE. */
+void pa_hws_run_halves(int fd, uint64_t period, uint64_t halves);
+/* The count of fd (read_format PA_HW_GROUP_FMT, alone), disabled: SKIP
+ * where it did not have the counter all the time it was enabled. */
+uint64_t pa_hws_count(int fd);
+/* The overflows of a run of (2m + 1) half periods: the count c is the
+ * loop's instructions plus a constant of the ENABLE and DISABLE paths
+ * (and of any handler), tens of instructions, far below half a period:
+ * c / period must be m, and `seen` (samples, signals) m, exactly. */
+void pa_hws_expect_overflows(const char *what, uint64_t seen, uint64_t c, uint64_t period, uint64_t m);
+/* The overflows one 1 ms tick can hold at one instruction per ns (the
+ * icount rate): the burst for pa_throttled_in_burst(). */
+#define PA_HWS_BURST(period) ((int)((1000000ULL + (period) - 1) / (period)))
 
 /* (end of hwsample.c) */
 
