@@ -27,6 +27,14 @@
  * only drops counted events from the sum: the periods of all samples but
  * the last sum to at most the count.
  *
+ * The last period is where the clock shows: the kernel's tick-path
+ * adjustment takes each tick to be TICK_NSEC apart, and a tick that comes
+ * late (a busy host stalling the vCPU; QEMU's virtual timer under icount)
+ * turns several ticks' counts into one tick's rate. One late tick moves
+ * one run's last period, never every run's: the bound is tried up to
+ * TRIES times, and FAILs only when every run is outside it (with each
+ * run's values); the first period and the sum are checked in every run.
+ *
  * The starting period of 1 is a storm of interrupts until the filter
  * raises it, so a PERF_RECORD_THROTTLE may come: it is allowed, and only
  * stops the counter until the next tick. A multiplexed counter SKIPs; so
@@ -34,30 +42,20 @@
  */
 #define F	1000
 #define WORK_MS	300
+#define TRIES	3
 
-PERFABI_CASE(
-	.assertion = "a PERF_COUNT_HW_CPU_CYCLES sampler with freq = 1, sample_freq = 1000 adapts its period: over 300 ms of CPU the "
-		     "first sample's PERF_SAMPLE_PERIOD is 1, the periods of the samples but the last sum to at most the count, and the last "
-		     "sample's period lies within a factor 2 of count / (time_running * sample_freq)",
-	.ref = "perf_event_open(2), freq: \"If this bit is set, then sample_frequency not sample_period is used when setting up the "
-	       "sampling interval\"; sample_freq: \"The kernel will adjust the sampling period to try and achieve the desired rate\"; "
-	       "kernel/events/core.c perf_event_alloc() (hw.sample_period = 1), __perf_event_account_interrupt(), "
-	       "perf_adjust_freq_unthr_events(), perf_adjust_period(); arch/x86/events/core.c x86_pmu_handle_irq()",
-	.covers = "attr.freq attr.sample_freq sample.PERIOD type.HARDWARE hw.CPU_CYCLES",
-	.hw_pmu = true,
-	.probe = pa_probe_self_perf,
-	.timeout = 60,
-) {
+/* One run: the checks every run must pass, and whether the last period
+ * lay within [T/2, 2T] (the values into seen otherwise) */
+static bool adapts_once(char *seen, size_t len)
+{
 	struct perf_event_attr a = pa_sw_attr(PERF_COUNT_HW_CPU_CYCLES);
 	const struct perf_event_header *h;
 	uint64_t c, b[4], first = 0, last = 0, sum = 0, t;
 	int fd, samples = 0, throttled = 0, lost = 0;
-	long rate = pa_sysctl_long("kernel/perf_event_max_sample_rate");
 	struct pa_sample s;
 	struct pa_ring r;
+	bool within;
 
-	if (rate >= 0 && rate < F)
-		pa_skip("kernel.perf_event_max_sample_rate is %ld, below sample_freq %d", rate, F);
 	a.type = PERF_TYPE_HARDWARE;
 	a.freq = 1;
 	a.sample_freq = F;
@@ -104,8 +102,39 @@ PERFABI_CASE(
 	ASSERT_TRUE(samples >= 2);
 	EXPECT_EQ(first, 1);			/* perf_event_alloc(): period 1 */
 	EXPECT_LE(sum, c);			/* periods are counted events */
-	EXPECT_GE(last, t / 2);			/* adapted to the rate */
-	EXPECT_LE(last, 2 * t);
+	within = last >= t / 2 && last <= 2 * t;	/* adapted to the rate */
+	if (!within)
+		snprintf(seen, len, "last period %llu outside [%llu, %llu] (T %llu)", (unsigned long long)last,
+			 (unsigned long long)(t / 2), (unsigned long long)(2 * t), (unsigned long long)t);
 	pa_ring_unmap(&r);
 	close(fd);
+	return within;
+}
+
+PERFABI_CASE(
+	.assertion = "a PERF_COUNT_HW_CPU_CYCLES sampler with freq = 1, sample_freq = 1000 adapts its period: over 300 ms of CPU the "
+		     "first sample's PERF_SAMPLE_PERIOD is 1, the periods of the samples but the last sum to at most the count, and the last "
+		     "sample's period lies within a factor 2 of count / (time_running * sample_freq)",
+	.ref = "perf_event_open(2), freq: \"If this bit is set, then sample_frequency not sample_period is used when setting up the "
+	       "sampling interval\"; sample_freq: \"The kernel will adjust the sampling period to try and achieve the desired rate\"; "
+	       "kernel/events/core.c perf_event_alloc() (hw.sample_period = 1), __perf_event_account_interrupt(), "
+	       "perf_adjust_freq_unthr_events(), perf_adjust_period(); arch/x86/events/core.c x86_pmu_handle_irq()",
+	.covers = "attr.freq attr.sample_freq sample.PERIOD type.HARDWARE hw.CPU_CYCLES",
+	.hw_pmu = true,
+	.probe = pa_probe_self_perf,
+	.timeout = 60,
+) {
+	long rate = pa_sysctl_long("kernel/perf_event_max_sample_rate");
+	char seen[TRIES][160];
+	int i;
+
+	if (rate >= 0 && rate < F)
+		pa_skip("kernel.perf_event_max_sample_rate is %ld, below sample_freq %d", rate, F);
+	for (i = 0; i < TRIES; i++)
+		if (adapts_once(seen[i], sizeof(seen[i])))
+			break;
+	if (i == TRIES)
+		pa_fail("in every one of %d runs: %s; %s; %s", TRIES, seen[0], seen[1], seen[2]);
+	else
+		EXPECT_LT(i, TRIES);	/* run i adapted */
 }
