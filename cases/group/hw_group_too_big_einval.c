@@ -58,6 +58,14 @@ PERFABI_CASE(
 	}
 	pa_diag("%d cycles events fit in the group", n);
 	EXPECT_OPEN_FAIL(&a, 0, -1, fd[0], 0, want);
+#if defined(__arm__) || defined(__aarch64__)
+	/* arm's validate_group() skips a leader that is off (validate_event():
+	 * PERF_EVENT_STATE_OFF without enable_on_exec counts as fitting), so
+	 * the group that validated holds one event more than the counters and
+	 * can never go on: the last member goes, and the rest must run */
+	close(fd[--n]);
+	pa_diag("arm: the disabled leader was not counted at open; %d events run", n);
+#endif
 
 	/* a second run where the first never went on: a counter held for a
 	 * moment elsewhere is let go by then */

@@ -38,7 +38,7 @@ PERFABI_CASE(
 		     "count, on a PMU that counts every instruction",
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_DISABLE \"Disables the individual counter\"; kernel/events/core.c "
 	       "__perf_event_disable(), event_sched_out(); drivers/perf/arm_pmu.c armpmu_del(), armpmu_start()",
-	.covers = "ioctl.DISABLE ioctl.ENABLE hw.INSTRUCTIONS",
+	.covers = "hw.INSTRUCTIONS ioctl.DISABLE ioctl.ENABLE",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {

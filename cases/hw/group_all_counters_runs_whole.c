@@ -19,7 +19,7 @@
 PERFABI_CASE(
 	.assertion = "a group of exactly as many hardware cycles events as the PMU has counters goes on whole: each member's time_running equals its time_enabled, and each counts exactly what one cycles event alone counts over the same run",
 	.ref = "perf_event_open(2), group_fd: \"the group is scheduled onto the CPU as a unit: it is put onto the CPU only if all of the events in the group can be put onto the CPU\"; kernel/events/core.c group_sched_in()",
-	.covers = "arg.group_fd hw.CPU_CYCLES read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING prctl.TASK_PERF_EVENTS_ENABLE",
+	.covers = "hw.CPU_CYCLES arg.group_fd read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING prctl.TASK_PERF_EVENTS_ENABLE",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {

@@ -17,7 +17,7 @@
 PERFABI_CASE(
 	.assertion = "a hardware group whose leader was opened enabled holds exactly as many cycles events as the PMU has counters: each of those opens, and the next member's open fails with EINVAL",
 	.ref = "perf_event_open(2), ERRORS: EINVAL (\"In Linux 3.3, this was changed to EINVAL\" for an event that does not fit); drivers/perf/arm_pmu.c validate_group(), validate_event()",
-	.covers = "arg.group_fd errno.EINVAL hw.CPU_CYCLES",
+	.covers = "hw.CPU_CYCLES arg.group_fd errno.EINVAL",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {

@@ -46,7 +46,7 @@ PERFABI_CASE(
 		     "every instruction the three values are equal exactly and K more loop iterations add exactly 3K to each",
 	.ref = "perf_event_open(2), PERF_FORMAT_GROUP, PERF_FORMAT_ID, PERF_EVENT_IOC_ID; kernel/events/core.c "
 	       "perf_read_group(), __perf_read_group_add(), group_sched_in(); drivers/perf/arm_pmu.c armpmu_add()",
-	.covers = "read_format.GROUP read_format.ID ioctl.ID hw.INSTRUCTIONS",
+	.covers = "hw.INSTRUCTIONS read_format.GROUP read_format.ID ioctl.ID",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {

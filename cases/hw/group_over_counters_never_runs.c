@@ -21,7 +21,7 @@
 PERFABI_CASE(
 	.assertion = "a group of one more hardware cycles event than the PMU has counters never goes on: where the open accepts it (arm: validate_group() does not count a disabled leader) every member reads time_running 0 and count 0 after an enabled run; elsewhere the open fails with EINVAL",
 	.ref = "perf_event_open(2), group_fd: \"put onto the CPU only if all of the events in the group can be put onto the CPU\"; drivers/perf/arm_pmu.c validate_event(), validate_group(); kernel/events/core.c merge_sched_in()",
-	.covers = "arg.group_fd hw.CPU_CYCLES read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING errno.EINVAL",
+	.covers = "hw.CPU_CYCLES arg.group_fd read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING errno.EINVAL",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {

@@ -19,7 +19,7 @@
 PERFABI_CASE(
 	.assertion = "a hardware group that fills the PMU's counters and one more flexible hardware event take turns whole: every member of the group counts exactly the same, and a member's count plus the single event's is exactly one lone event's count over the run",
 	.ref = "perf_event_open(2), group_fd: \"the group is scheduled onto the CPU as a unit\"; kernel/events/core.c group_sched_in(), merge_sched_in(), perf_rotate_context()",
-	.covers = "arg.group_fd hw.CPU_CYCLES read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING",
+	.covers = "hw.CPU_CYCLES arg.group_fd read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {

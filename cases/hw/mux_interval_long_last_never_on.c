@@ -34,7 +34,7 @@ static uint64_t mono_ms(void)
 PERFABI_CASE(
 	.assertion = "with the PMU's perf_event_mux_interval_ms set to 1 s, over a run of a few ms the first N of N + 1 flexible hardware cycles events (N counters) run whole and the last one never goes on: time_running 0 and count 0",
 	.ref = "Documentation/ABI/testing/sysfs-bus-event_source-devices: perf_event_mux_interval_ms \"the time interval in milliseconds at which the kernel rotates ... multiplexed events\"; kernel/events/core.c perf_event_mux_interval_ms_store(), perf_mux_hrtimer_restart()",
-	.covers = "sysfs.perf_event_mux_interval_ms hw.CPU_CYCLES read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING",
+	.covers = "hw.CPU_CYCLES sysfs.perf_event_mux_interval_ms read_format.TOTAL_TIME_ENABLED read_format.TOTAL_TIME_RUNNING",
 	.hw_pmu = true,
 	.root = true,
 	.alone = true,

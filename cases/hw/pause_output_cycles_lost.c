@@ -50,7 +50,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_PAUSE_OUTPUT (since Linux 4.7), read_format PERF_FORMAT_LOST (since Linux 6.0), "
 	       "PERF_RECORD_LOST; kernel/events/ring_buffer.c __perf_output_begin() (rb->paused: rb->lost++, lost_samples++; the next "
 	       "output puts a PERF_RECORD_LOST first); drivers/perf/arm_pmu.c armpmu_stop(), armpmu_start(), armpmu_event_set_period()",
-	.covers = "ioctl.PAUSE_OUTPUT read_format.LOST record.LOST record.SAMPLE type.HARDWARE hw.CPU_CYCLES",
+	.covers = "hw.CPU_CYCLES ioctl.PAUSE_OUTPUT read_format.LOST record.LOST record.SAMPLE type.HARDWARE",
 	.min_kernel = "6.0",	/* PERF_FORMAT_LOST */
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,

@@ -41,7 +41,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_PERIOD: \"Since Linux 3.7 (on ARM) and Linux 3.14 (all other architectures), the new "
 	       "period takes effect immediately\"; kernel/events/core.c __perf_event_period() (pmu->stop, period_left = 0, "
 	       "pmu->start(PERF_EF_RELOAD)); drivers/perf/arm_pmu.c armpmu_start(), armpmu_event_set_period()",
-	.covers = "ioctl.PERIOD attr.sample_period sample.PERIOD sample.READ type.HARDWARE hw.CPU_CYCLES",
+	.covers = "hw.CPU_CYCLES ioctl.PERIOD attr.sample_period sample.PERIOD sample.READ type.HARDWARE",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.timeout = 60,

@@ -37,7 +37,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), PERF_TYPE_RAW, \"dynamic PMU\" type from /sys/bus/event_source/devices/*/type; "
 	       "Documentation/ABI/testing/sysfs-bus-event_source-devices-events; drivers/perf/arm_pmu.c armpmu_map_event(); "
 	       "drivers/perf/arm_pmuv3.c armv8_pmuv3_perf_map[]",
-	.covers = "type.RAW type.dynamic hw.INSTRUCTIONS",
+	.covers = "hw.INSTRUCTIONS type.RAW type.dynamic",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {

@@ -38,7 +38,7 @@ PERFABI_CASE(
 	       "number of overflows specified by the argument, after which it is disabled\"; Overflow handling: \"once the counter reaches 0 "
 	       "POLL_HUP is indicated and the underlying event is disabled\"; kernel/events/core.c __perf_event_overflow() (event_limit); "
 	       "drivers/perf/arm_pmuv3.c armv8pmu_handle_irq() (cpu_pmu->disable() when perf_event_overflow() returns 1)",
-	.covers = "ioctl.REFRESH type.HARDWARE hw.CPU_CYCLES fd.F_SETSIG fd.O_ASYNC",
+	.covers = "hw.CPU_CYCLES ioctl.REFRESH type.HARDWARE fd.F_SETSIG fd.O_ASYNC",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.timeout = 60,

@@ -38,7 +38,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), PERF_EVENT_IOC_RESET \"Reset the event count ... to zero\"; kernel/events/core.c "
 	       "_perf_event_reset() (perf_event_read() before local64_set(&event->count, 0)); drivers/perf/arm_pmu.c "
 	       "armpmu_event_update()",
-	.covers = "ioctl.RESET hw.INSTRUCTIONS",
+	.covers = "hw.INSTRUCTIONS ioctl.RESET",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 ) {

@@ -25,7 +25,7 @@ PERFABI_CASE(
 		     "PERF_SAMPLE_CALLCHAIN that begins PERF_CONTEXT_USER, then the sample's PERF_SAMPLE_IP, an instruction of the loop",
 	.ref = "perf_event_open(2), PERF_SAMPLE_CALLCHAIN; include/uapi/linux/perf_event.h PERF_CONTEXT_USER; kernel/events/callchain.c "
 	       "get_perf_callchain(); arch/arm64/kernel/stacktrace.c perf_callchain_user()",
-	.covers = "sample.CALLCHAIN sample.IP type.HARDWARE hw.CPU_CYCLES",
+	.covers = "hw.CPU_CYCLES sample.CALLCHAIN sample.IP type.HARDWARE",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.timeout = 60,

@@ -21,7 +21,7 @@ PERFABI_CASE(
 		     "PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_ID and PERF_SAMPLE_STREAM_ID equal to the id PERF_EVENT_IOC_ID returns",
 	.ref = "perf_event_open(2), PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_IDENTIFIER, PERF_EVENT_IOC_ID; kernel/events/core.c "
 	       "perf_event_header__init_id()/__perf_event_header__init_id() (primary_event_id(), event->id), perf_event_id()",
-	.covers = "sample.IDENTIFIER sample.ID sample.STREAM_ID ioctl.ID type.HARDWARE hw.CPU_CYCLES",
+	.covers = "hw.CPU_CYCLES sample.IDENTIFIER sample.ID sample.STREAM_ID ioctl.ID type.HARDWARE",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.timeout = 60,

@@ -30,7 +30,7 @@ PERFABI_CASE(
 		     "loop has its PERF_SAMPLE_IP on one of the loop's instructions: 8 samples, 8 IPs in the loop (exact PMU)",
 	.ref = "perf_event_open(2), PERF_SAMPLE_IP: \"Records instruction pointer\"; kernel/events/core.c perf_prepare_sample() "
 	       "(perf_instruction_pointer()); drivers/perf/arm_pmuv3.c armv8pmu_handle_irq() (get_irq_regs())",
-	.covers = "sample.IP type.HARDWARE hw.CPU_CYCLES",
+	.covers = "hw.CPU_CYCLES sample.IP type.HARDWARE",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.timeout = 60,

@@ -34,7 +34,7 @@ PERFABI_CASE(
 		     "QEMU takes the cycle counter's overflow before the next instruction)",
 	.ref = "perf_event_open(2), PERF_SAMPLE_READ, PERF_FORMAT_GROUP; kernel/events/core.c perf_output_read_group(); "
 	       "drivers/perf/arm_pmu.c armpmu_event_set_period(), armpmu_event_update(); drivers/perf/arm_pmuv3.c armv8pmu_handle_irq()",
-	.covers = "sample.READ read_format.GROUP type.HARDWARE hw.CPU_CYCLES hw.INSTRUCTIONS",
+	.covers = "hw.CPU_CYCLES hw.INSTRUCTIONS sample.READ read_format.GROUP type.HARDWARE",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.timeout = 60,

@@ -43,7 +43,7 @@ PERFABI_CASE(
 		     "with the thread's tid",
 	.ref = "perf_event_open(2), pid > 0 (\"measures the specified process/thread\"), PERF_SAMPLE_TID; kernel/events/core.c "
 	       "perf_prepare_sample() (perf_event_pid(), perf_event_tid())",
-	.covers = "sample.TID type.HARDWARE hw.CPU_CYCLES",
+	.covers = "hw.CPU_CYCLES sample.TID type.HARDWARE",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.timeout = 60,

@@ -32,7 +32,7 @@ PERFABI_CASE(
 	.ref = "perf_event_open(2), Overflow handling: \"Events can be set to notify when a threshold is crossed ... using the fcntl(2) "
 	       "... F_SETOWN and F_SETSIG\", wakeup_events; fcntl(2) F_SETSIG (si_fd); kernel/events/core.c __perf_event_overflow() "
 	       "(pending_kill = POLL_IN), perf_event_wakeup(); kernel/events/ring_buffer.c perf_output_wakeup()",
-	.covers = "fd.F_SETSIG fd.O_ASYNC attr.wakeup_events type.HARDWARE hw.CPU_CYCLES",
+	.covers = "hw.CPU_CYCLES fd.F_SETSIG fd.O_ASYNC attr.wakeup_events type.HARDWARE",
 	.hw_pmu = true,
 	.probe = pa_probe_self_perf,
 	.timeout = 60,
