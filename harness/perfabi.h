@@ -970,11 +970,10 @@ int pa_need_pmu_counters(void);
 /* An emulator's CPU (arm64: MIDR_EL1 implementer 0, "reserved for software
  * use": QEMU's -cpu max), whose PMU implements some events only in name */
 bool pa_cpu_emulated(void);
-/* fd (a counting event with read_format 0) reset, enabled over pa_loop3(k) and disabled: its count */
-uint64_t pa_hw_loop_count(int fd, uint64_t k);
-/* count(2k) - count(k) of pa_hw_loop_count(): what k iterations add, with
- * the constant cost of the enable and disable calls cancelled out (3k
- * instructions exactly on an exact PMU) */
+/* fd (a counting event with read_format 0) counted over pa_loop3(2k) and
+ * over pa_loop3(k) (pa_count_over(), k < 2^30), the second count from the
+ * first: what k iterations add, with the constant cost of the enable and
+ * disable calls cancelled out (3k instructions exactly on an exact PMU) */
 uint64_t pa_hw_loop_delta(int fd, uint64_t k);
 
 /* ---- hardware counting, inherit, permissions (harness/lib/hwcount.c) ---- */
@@ -985,8 +984,6 @@ struct perf_event_attr pa_hw_attr(uint64_t config);
  * answers ENOENT/EOPNOTSUPP, FAIL on any other error. A generic
  * PERF_TYPE_HARDWARE event goes through pa_hw_open_or_skip() first. */
 int pa_hw_open_attr(struct perf_event_attr *a, pid_t pid, int cpu, int group);
-/* The count of fd (read_format 0). */
-uint64_t pa_hw_read1(int fd);
 /* The group led by leader (PA_HW_GROUP_FMT, n <= 4 values) reset, enabled
  * over pa_loop3(k) and disabled: its n values in v (pa_hw_read_group(),
  * whole: SKIP unless it had the counters throughout). */

@@ -46,7 +46,7 @@ static uint64_t run(uint64_t k)
 	ASSERT_EQ(write(p[1], &c, 1), 1);
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	v = pa_hw_read1(fd);
+	v = pa_read_one(fd);
 	close(fd);
 	close(p[1]);
 	return v;

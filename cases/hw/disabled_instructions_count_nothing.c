@@ -29,7 +29,7 @@ static uint64_t run(int fd, uint64_t off)
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pa_loop3(K);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	return pa_hw_read1(fd);
+	return pa_read_one(fd);
 }
 
 PERFABI_CASE(

@@ -33,7 +33,7 @@ static uint64_t run(const char *arg)
 	a.enable_on_exec = 1;
 	fd = pa_hw_open_attr(&a, 0, -1, -1);
 	ASSERT_EQ(pa_run_fixture("loop3", arg), 0);
-	v = pa_hw_read1(fd);
+	v = pa_read_one(fd);
 	close(fd);
 	return v;
 }

@@ -26,7 +26,7 @@ static uint64_t run(int fd, uint64_t before, uint64_t after)
 	pa_loop3(before);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_RESET, 0));
 	pa_loop3(after);
-	v = pa_hw_read1(fd);
+	v = pa_read_one(fd);
 	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	return v;
 }

@@ -41,14 +41,6 @@ int pa_hw_open_attr(struct perf_event_attr *a, pid_t pid, int cpu, int group)
 	pa_abort();
 }
 
-uint64_t pa_hw_read1(int fd)
-{
-	uint64_t v;
-
-	pa_read_u64(fd, &v, 1);
-	return v;
-}
-
 void pa_hw_group_loop(int leader, uint64_t k, uint64_t *v, unsigned n)
 {
 	ASSERT_OK(ioctl(leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP));
@@ -84,7 +76,7 @@ uint64_t pa_hw_fork_count(int fd, uint64_t k)
 		pa_fail("the child did not exit with 0 (status %#x)", status);
 		pa_abort();
 	}
-	return pa_hw_read1(fd);
+	return pa_read_one(fd);
 }
 
 uint64_t pa_hw_fork_delta(int fd, uint64_t k)

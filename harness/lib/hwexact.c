@@ -12,7 +12,6 @@
  */
 #include "internal.h"
 
-#include <sys/ioctl.h>
 
 bool pa_pmu_exact(void)
 {
@@ -52,31 +51,14 @@ int pa_need_pmu_counters(void)
 	return n;
 }
 
-uint64_t pa_hw_loop_count(int fd, uint64_t k)
-{
-	uint64_t b[8];
-	ssize_t n;
-
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_RESET, 0));
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	pa_loop3(k);
-	ASSERT_OK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	n = read(fd, b, sizeof(b));
-	if (n < (ssize_t)sizeof(uint64_t)) {
-		pa_fail("read() of hardware event fd %d returned %zd (%s)", fd, n,
-			n < 0 ? pa_errno_name(errno) : "short");
-		pa_abort();
-	}
-	return b[0];
-}
-
 uint64_t pa_hw_loop_delta(int fd, uint64_t k)
 {
 	uint64_t one, two;
 
+	ASSERT_LT(k, 1ULL << 30);	/* pa_count_over() passes an int */
 	pa_loop3(1);	/* fault the loop in; SKIP where there is no loop */
-	one = pa_hw_loop_count(fd, k);
-	two = pa_hw_loop_count(fd, 2 * k);
+	one = pa_count_over(fd, pa_loop3_int, (int)k);
+	two = pa_count_over(fd, pa_loop3_int, (int)(2 * k));
 	pa_diag("%llu counted over %llu iterations, %llu over %llu",
 		(unsigned long long)one, (unsigned long long)k,
 		(unsigned long long)two, (unsigned long long)(2 * k));
