@@ -33,18 +33,27 @@
  *	parent's runs from schedstat) and interrupt time the scheduler may
  *	leave out (2 ms).
  *
+ * The switch path is the one window the CPU-time clocks do not see, and
+ * in a VM on a busy host the host can take the vCPU away inside it for a
+ * host time slice (a tinyconfig guest under TCG in CI: own 7.5 ms against
+ * a bound of 6.3 ms). So the upper bounds are tried up to 3 runs and FAIL
+ * only when every run is over: a child counted twice or in the parent's
+ * event is 50 ms over in each.
+ *
  * A child counted twice, or the parent's event counting the child's time
  * while the child runs, breaks the upper bound; a child not folded in
  * breaks the lower one. Any identity.
  */
 #define WORK_MS	50
+#define TRIES	3
 
 static uint64_t allowance(uint64_t cpu, uint64_t runs)
 {
 	return cpu / 50 + 2000000 + runs * PA_SWITCH_NS;
 }
 
-static void child_folded(uint64_t config, const char *name)
+/* One run; false when an upper bound did not hold (the caller tries again). */
+static bool child_folded(uint64_t config, const char *name, bool last)
 {
 	struct perf_event_attr a = pa_sw_attr(config);
 	uint64_t c0, c1, d0, d1, n0, n1, vi, vo, child, runs;
@@ -83,11 +92,25 @@ static void child_folded(uint64_t config, const char *name)
 		name, (unsigned long long)vi, (unsigned long long)vo, (unsigned long long)child, ru.ru_nvcsw, ru.ru_nivcsw,
 		(unsigned long long)(c1 - c0), (unsigned long long)(n1 - n0));
 
-	EXPECT_GE(vi, vo + PA_WORKED_NS_MIN(WORK_MS));	/* the child folded in */
-	EXPECT_LE(vi, child + (c1 - c0) + allowance(child + (c1 - c0), runs));	/* once */
-	EXPECT_LE(vo, (c1 - c0) + allowance(c1 - c0, n1 - n0));	/* the parent's only */
 	close(inh);
 	close(own);
+	EXPECT_GE(vi, vo + PA_WORKED_NS_MIN(WORK_MS));	/* the child folded in */
+	if (!last && (vi > child + (c1 - c0) + allowance(child + (c1 - c0), runs) ||
+		      vo > (c1 - c0) + allowance(c1 - c0, n1 - n0)))
+		return false;
+	EXPECT_LE(vi, child + (c1 - c0) + allowance(child + (c1 - c0), runs));	/* once */
+	EXPECT_LE(vo, (c1 - c0) + allowance(c1 - c0, n1 - n0));	/* the parent's only */
+	return true;
+}
+
+static void child_folded_tries(uint64_t config, const char *name)
+{
+	for (int i = 1; i < TRIES; i++) {
+		if (child_folded(config, name, false))
+			return;
+		pa_diag("%s: try %d of %d over an upper bound; again", name, i, TRIES);
+	}
+	child_folded(config, name, true);
 }
 
 PERFABI_CASE(
@@ -103,6 +126,6 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 	.timeout = 30,
 ) {
-	child_folded(PERF_COUNT_SW_CPU_CLOCK, "cpu-clock");
-	child_folded(PERF_COUNT_SW_TASK_CLOCK, "task-clock");
+	child_folded_tries(PERF_COUNT_SW_CPU_CLOCK, "cpu-clock");
+	child_folded_tries(PERF_COUNT_SW_TASK_CLOCK, "task-clock");
 }
