@@ -88,7 +88,7 @@ build() {
 	local t0 todo
 	# say what is about to take a while (a first build: about 20 s)
 	if ! make -q "$@" >/dev/null 2>&1; then
-		todo=$(make -n "$@" 2>/dev/null | grep -c -- '-o build/cases/')
+		todo=$(make -n "$@" 2>/dev/null | grep -c -- ' -o build[^ ]*/obj/cases/')
 		t0=$(date +%s)
 		if [ "$todo" -gt 0 ]; then todo="$todo case(s) and what else changed"; else todo="what changed"; fi
 		echo "run.sh: building $todo (make -j$(nproc 2>/dev/null || echo 2))" >&2

@@ -16,7 +16,8 @@
  *		EXPECT_OPEN_FAIL(&attr, -1, -1, -1, 0, EINVAL);
  *	}
  *
- * The library (libperfabi.a) supplies main(): it checks the declared
+ * The library (libperfabi.a) supplies main(): it picks the case by the
+ * name it was run as (one program holds every case), checks the declared
  * requirements (a missing one is a SKIP with its reason), runs the body in a
  * forked child with a timeout, kills whatever the body left behind, restores
  * every sysctl the body changed, and prints KTAP. Exit status follows
@@ -136,17 +137,29 @@ struct pa_case {
 	void (*body)(void);
 };
 
-#ifndef PA_CASE_NAME
-#define PA_CASE_NAME "unnamed"
-#endif
+/*
+ * Every case of a build is linked into one static program (the Makefile:
+ * build/cases/perfabi-cases, each build/cases/<area>/<name> a symbolic link
+ * to it; main() picks the case by the name it was run as). A case registers
+ * itself in the section pa_cases, named by its source file: cases/<area>/
+ * <name>.c is "<area>/<name>". Everything else a case file defines stays
+ * private to it (the Makefile makes its symbols local).
+ */
+struct pa_case_entry {
+	const char *file;	/* the case's source file (__BASE_FILE__) */
+	const struct pa_case *c;
+};
 
 #define PERFABI_CASE(...)						\
 	static void pa_case_body(void);					\
-	const struct pa_case pa_this_case = {				\
+	static const struct pa_case pa_this_case = {			\
 		.body = pa_case_body,					\
 		__VA_ARGS__						\
 	};								\
-	const char *const pa_this_case_name = PA_CASE_NAME;		\
+	static const struct pa_case_entry pa_this_case_entry		\
+	__attribute__((used, section("pa_cases"), aligned(sizeof(void *)))) = { \
+		__BASE_FILE__, &pa_this_case				\
+	};								\
 	static void pa_case_body(void)
 
 /* ---- races (race.c) ---------------------------------------------------------

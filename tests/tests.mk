@@ -42,7 +42,17 @@ coverage:
 # Harness self-test cases (not part of the suite): tests/cases/<area>/*.c
 SELF_SRC := $(sort $(wildcard tests/cases/*/*.c))
 SELF     := $(patsubst tests/cases/%.c,$(BUILD)/testcases/%,$(SELF_SRC))
-$(BUILD)/testcases/%: tests/cases/%.c $(wildcard tests/cases/*/*.h) $(LIB) $(HDRS)
+SELF_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(SELF_SRC))
+# one program, as the suite's cases are (the Makefile says how)
+SELF_MULTI := $(BUILD)/testcases/perfabi-testcases
+$(SELF_OBJ): $(BUILD)/obj/%.o: %.c $(wildcard tests/cases/*/*.h) $(PCH) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DPA_CASE_NAME='"$*"' $< $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
+	$(CC) -I$(BUILD)/pch $(CFLAGS) -c $< -o $@
+	$(OBJCOPY) -w -L '*' $@
+$(SELF_MULTI): $(SELF_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SELF_OBJ) $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
+$(SELF): $(BUILD)/testcases/%: | $(SELF_MULTI)
+	@mkdir -p $(dir $@)
+	@ln -sfn ../perfabi-testcases $@
 units: $(SELF)

@@ -74,18 +74,18 @@ trap 'rm -rf "$new"' EXIT
 chmod 0755 "$new"
 install -m 0755 "$build/perfabi-run" "$src/ksft-case" "$new/" &&
 	install -m 0644 "$build/abi-map.txt" "$new/" || die "cannot copy into '$dest'"
+# the cases: one program, cases/perfabi-cases, and a link to it per case
+cp -R "$build/cases" "$new/cases" && chmod -R u=rwX,go=rX "$new/cases" || die "cannot copy $build/cases"
 list=()
-for c in "$build"/cases/*/*; do
-	# binaries only: not a coverage build's .gcno/.gcda
-	[ -f "$c" ] && [ -x "$c" ] || continue
+for c in "$new"/cases/*/*; do
+	[ -L "$c" ] || continue
 	area=${c%/*}; area=${area##*/}; name=${c##*/}
-	install -D -m 0755 "$c" "$new/cases/$area/$name" || die "cannot copy $c"
 	printf '#!/bin/sh\n# perfabi case %s/%s as a kselftest test (see ksft-case)\nexec "$(dirname -- "$0")/ksft-case" %s/%s "$@"\n' \
-		"$area" "$name" "$area" "$name" >"$new/$area.$name" && chmod 0755 "$new/$area.$name" ||
-		die "cannot write $new/$area.$name"
+		"$area" "$name" "$area" "$name" >"$new/$area.$name" || die "cannot write $new/$area.$name"
 	list+=("perfabi:$area.$name")
 done
 [ ${#list[@]} -gt 0 ] || die "no built cases in $build/cases (run make first)"
+chmod 0755 "$new"/*.* || die "cannot make the tests in '$new' executable"
 mkdir -p "$new/fixtures"
 for f in "$build"/fixtures/*; do
 	[ -f "$f" ] && [ -x "$f" ] || continue

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main() of every case binary.
+ * main() of the program that holds the cases (build/cases/perfabi-cases),
+ * run as one of them: cases/<area>/<name> is a link to it, and the name it
+ * was run as picks the case.
  *
  *   case            run the case, print KTAP, exit 0/1/2/3/4
  *   case --info     print the case's declaration as "key: value" lines
+ *   perfabi-cases <area>/<name> [--info], --list, --info-all
  *
  * The body runs in a forked child, in a process group of its own, under a
  * SIGALRM timeout. Whatever happens to it (return, failed assertion, crash,
@@ -12,14 +15,20 @@
  */
 #include "internal.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 
-extern const struct pa_case pa_this_case;
-extern const char *const pa_this_case_name;
+/* the cases linked into this program (PERFABI_CASE() in perfabi.h) */
+extern const struct pa_case_entry __start_pa_cases[] __attribute__((weak));
+extern const struct pa_case_entry __stop_pa_cases[] __attribute__((weak));
+
+/* the case this process runs */
+static const struct pa_case *pa_this_case;
+static char pa_this_case_name[256];
 
 static volatile sig_atomic_t got_alarm, got_signal;
 
@@ -107,7 +116,7 @@ static double timeout_scale(void)
 
 static int case_timeout(void)
 {
-	int t = pa_this_case.timeout > 0 ? pa_this_case.timeout : 10;
+	int t = pa_this_case->timeout > 0 ? pa_this_case->timeout : 10;
 
 	return (int)(t * timeout_scale() + 0.5);
 }
@@ -286,7 +295,7 @@ static void explain_outcome(const struct pa_case *c, enum pa_outcome o,
 
 static enum pa_outcome run(void)
 {
-	const struct pa_case *c = &pa_this_case;
+	const struct pa_case *c = pa_this_case;
 	struct pa_context ctx;
 	char why[512], detail[512];
 	const char *unmet;
@@ -331,12 +340,140 @@ static enum pa_outcome run(void)
 	return finish(o, detail[0] ? detail : NULL);
 }
 
+/* "<area>/<name>" of the source file cases/<area>/<name>.c */
+static void entry_name(const struct pa_case_entry *e, char *buf, size_t len)
+{
+	const char *f = e->file, *end = f + strlen(f), *p = end;
+	int slashes = 0;
+
+	if (end - f > 2 && !strcmp(end - 2, ".c"))
+		end -= 2;
+	while (p > f && slashes < 2)
+		if (*--p == '/' && ++slashes == 2)
+			p++;
+	snprintf(buf, len, "%.*s", (int)(end - p), p);
+}
+
+static size_t case_count(void)
+{
+	return __start_pa_cases ? (size_t)(__stop_pa_cases - __start_pa_cases) : 0;
+}
+
+/* the case named "<area>/<name>"; or, for a name without its area (a case
+ * copied out of its folder), the one case of that name */
+static const struct pa_case_entry *find_case(const char *want)
+{
+	const struct pa_case_entry *only = NULL;
+	char name[256];
+	int alike = 0;
+
+	for (size_t i = 0; i < case_count(); i++) {
+		const char *slash;
+
+		entry_name(&__start_pa_cases[i], name, sizeof(name));
+		if (!strcmp(name, want))
+			return &__start_pa_cases[i];
+		slash = strchr(name, '/');
+		if (!strchr(want, '/') && slash && !strcmp(slash + 1, want)) {
+			only = &__start_pa_cases[i];
+			alike++;
+		}
+	}
+	return alike == 1 ? only : NULL;
+}
+
+/* The case of a program run as DIR/<area>/<name> (a link in the build's
+ * cases/ folder, or kselftest's "./<name>" run inside <area>/) */
+static const struct pa_case_entry *case_of_argv0(const char *argv0)
+{
+	char dir[PATH_MAX], real[PATH_MAX], want[300];
+	const char *base = strrchr(argv0, '/'), *area;
+	char *slash;
+
+	if (!base)
+		return find_case(argv0);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(base - argv0), argv0);
+	base++;
+	if (!dir[0])
+		snprintf(dir, sizeof(dir), "/");
+	slash = strrchr(dir, '/');
+	area = slash ? slash + 1 : dir;
+	if (!strcmp(area, ".") || !strcmp(area, "..") || !area[0]) {
+		if (!realpath(dir, real))
+			return find_case(base);
+		slash = strrchr(real, '/');
+		area = slash ? slash + 1 : real;
+	}
+	snprintf(want, sizeof(want), "%s/%s", area, base);
+	return find_case(want);
+}
+
+static void set_case(const struct pa_case_entry *e)
+{
+	pa_this_case = e->c;
+	entry_name(e, pa_this_case_name, sizeof(pa_this_case_name));
+}
+
+/* perfabi-cases --info-all: every case's --info, each after a line
+ * "case: <area>/<name>", for the runner's discovery in one exec */
+static int info_all(void)
+{
+	char name[256];
+
+	for (size_t i = 0; i < case_count(); i++) {
+		entry_name(&__start_pa_cases[i], name, sizeof(name));
+		printf("case: %s\n", name);
+		pa_info_print(stdout, __start_pa_cases[i].c, name);
+	}
+	return ferror(stdout) || fflush(stdout) ? PA_FAIL : 0;
+}
+
+static int multi_usage(const char *prog, FILE *f, int status)
+{
+	fprintf(f, "usage: %s <area>/<name> [--info]   run one case (as if run as cases/<area>/<name>)\n"
+		   "       %s --list                   the names of the %zu cases in this program\n"
+		   "       %s --info-all               every case's --info, each after \"case: <area>/<name>\"\n",
+		prog, prog, case_count(), prog);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
+	const struct pa_case_entry *e = case_count() == 1 ? __start_pa_cases : NULL;
+	const char *prog = argv[0] ? argv[0] : "perfabi-cases";
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!e && argc > 0)
+		e = case_of_argv0(prog);
+	if (!e) {
+		/* the program run by its own name (or a name it does not hold) */
+		if (argc < 2)
+			return multi_usage(prog, stderr, 64);
+		if (!strcmp(argv[1], "--list")) {
+			char name[256];
+
+			for (size_t i = 0; i < case_count(); i++) {
+				entry_name(&__start_pa_cases[i], name, sizeof(name));
+				printf("%s\n", name);
+			}
+			return 0;
+		}
+		if (!strcmp(argv[1], "--info-all"))
+			return info_all();
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+			return multi_usage(prog, stdout, 0);
+		if (argv[1][0] == '-' || !(e = find_case(argv[1]))) {
+			fprintf(stderr, "%s: no case named '%s' in this program (%s --list names them)\n",
+				prog, argv[1], prog);
+			return 64;	/* EX_USAGE: 0-4 are outcomes */
+		}
+		argv++;
+		argc--;
+	}
+	set_case(e);
 	if (argc > 1) {
 		if (!strcmp(argv[1], "--info")) {
-			pa_info_print(stdout, &pa_this_case, pa_this_case_name);
+			pa_info_print(stdout, pa_this_case, pa_this_case_name);
 			return 0;
 		}
 		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -350,9 +487,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: unknown option '%s' (try --help)\n", argv[0], argv[1]);
 		return 64;	/* EX_USAGE: 0-4 are outcomes */
 	}
-	if (!pa_this_case.assertion || !pa_this_case.assertion[0]) {
+	if (!pa_this_case->assertion || !pa_this_case->assertion[0]) {
 		fprintf(stderr, "%s: the case declares no .assertion\n", pa_this_case_name);
 		return PA_FAIL;
 	}
+	pa_textmap_init();
 	return (int)run();
 }

@@ -42,6 +42,9 @@ struct pa_case_info {
 /* Print a case's --info lines; read them back into ci (its name and path
  * are the runner's). */
 void pa_info_print(FILE *f, const struct pa_case *c, const char *name);
+/* map the program's code and constants whole, here and in every forked
+ * child (textmap.c says why) */
+void pa_textmap_init(void);
 void pa_info_parse(const char *text, struct pa_case_info *ci);
 
 /* Set r's name, and cas and cell from it. */

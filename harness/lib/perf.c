@@ -116,14 +116,24 @@ const char *pa_fixture(const char *name)
 		snprintf(path, sizeof(path), "%s/%s", env, name);
 		return path;
 	}
-	/* build/cases/<area>/<case> -> build/fixtures/<name> */
+	/* build/cases/perfabi-cases -> build/fixtures/<name>; a case binary
+	 * that is a copy or hard link (build/cases/<area>/<case>): one more up */
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0) {
 		snprintf(path, sizeof(path), "fixtures/%s", name);
 		return path;
 	}
 	self[n] = 0;
-	for (int up = 0; up < 3 && (slash = strrchr(self, '/')); up++)
+	for (int up = 1; up <= 3 && (slash = strrchr(self, '/')); up++) {
+		*slash = 0;
+		snprintf(path, sizeof(path), "%s/fixtures/%s", self, name);
+		if (up >= 2 && !access(path, F_OK))
+			return path;
+	}
+	/* none there: the usual place, for the caller's error to name */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = 0;
+	for (int up = 0; up < 2 && (slash = strrchr(self, '/')); up++)
 		*slash = 0;
 	snprintf(path, sizeof(path), "%s/fixtures/%s", self, name);
 	return path;

@@ -309,7 +309,7 @@ fi
 SELECTED=
 if [ ${#runner_args[@]} -gt 0 ]; then
 	SELECTED=$("$BUILD/perfabi-run" --list "${runner_args[@]}" 2>/dev/null | awk '{print $1}')
-	[ "$(grep -c . <<<"$SELECTED")" -lt "$(find "$BUILD/cases" -type f -perm -u+x | wc -l)" ] || SELECTED=
+	[ "$(grep -c . <<<"$SELECTED")" -lt "$(find "$BUILD/cases" -mindepth 2 | wc -l)" ] || SELECTED=
 fi
 
 # ------------------------------------------------------------ dependencies
@@ -418,13 +418,14 @@ build_initramfs() { # for GARCH, from GBUILD
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' >"$st/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$st/etc/group"
 	cp "$GBUILD/perfabi-run" "$st/perfabi/" || return 1
-	if [ -n "$SELECTED" ]; then
+	if [ -n "$SELECTED" ]; then	# the cases' one program, and the links to it
+		mkdir -p "$st/perfabi/cases" && cp "$GBUILD/cases/perfabi-cases" "$st/perfabi/cases/" || return 1
 		while read -r name; do
 			mkdir -p "$st/perfabi/cases/${name%/*}" &&
-				cp "$GBUILD/cases/$name" "$st/perfabi/cases/$name" || return 1
+				cp -P "$GBUILD/cases/$name" "$st/perfabi/cases/$name" || return 1
 		done <<<"$SELECTED"
 	else
-		cp -r "$GBUILD/cases" "$st/perfabi/cases" || return 1
+		cp -R "$GBUILD/cases" "$st/perfabi/cases" || return 1
 	fi
 	[ -d "$GBUILD/fixtures" ] && { cp -r "$GBUILD/fixtures" "$st/perfabi/fixtures" || return 1; }
 	[ -f "$GBUILD/abi-map.txt" ] && cp "$GBUILD/abi-map.txt" "$st/perfabi/"
