@@ -16,72 +16,9 @@ export PERFABI_CALLER_CWD=$PWD
 cd "$(dirname "$0")" || exit 2
 
 usage() {
-	cat <<'USAGE'
-usage: ./run.sh [options] [PATTERN...]
-       ./run.sh --vm KERNEL... [-- runner options]
-       ./run.sh --compare [--all] [--renames FILE] RUN_A RUN_B
-       ./run.sh --kcov [--tree SOURCE] [-- runner options]
-       ./run.sh --kcov --compare RUN_A RUN_B
-       ./run.sh kernel build|list|clean [...]
-       ./run.sh kernel sweep [--list] [--variant NAME]... [--pick KEY] [...]
-       ./run.sh bisect CASE[@CELL] --good REF --bad REF [--tree DIR] [...]
-       ./run.sh bisect CASE[@CELL] --packages SERIES [...]
-       ./run.sh bisect-step CASE[@CELL] [--tree DIR] [...]
-       ./run.sh prove [--tree SOURCE] [COMMIT...]
-       ./run.sh --bench [N] [--load] [-- runner options]
-
-Builds what is missing (make), then runs the suite on the running kernel
-and prints KTAP; each run is written to results/<run-id>/ (run.tap,
-results.tsv, summary.json) and never overwrites an earlier one.
-
-  --vm KERNEL...   boot each kernel under QEMU and run the suite inside:
-                   a Debian series (6.1, 6.12, 6.12-rt, 6.12-cloud), a
-                   package name (linux-image-6.1.0-47-amd64) or a bzImage path;
-                   see harness/tools/vm.sh --help
-  --compare [--all] [--renames FILE] A B
-                   list pass->fail, fail->pass and newly skipped results
-                   between two run directories (the results both have;
-                   --all also lists the others); a result of a case that
-                   moved to another area is compared under its new name
-                   (cases/renames.txt; --renames FILE); exit 1 on a regression
-  --kcov           the lines and functions of the kernel's kernel/events/
-                   the suite reaches: a gcov kernel built from source, booted
-                   under QEMU; lcov/genhtml report in results/<run-id>/kcov/;
-                   --kcov --compare A B: what one run reached and the other
-                   did not; see harness/tools/kcov.sh --help
-  kernel build [SOURCE]
-                   build a minimal kernel for --vm from Debian's
-                   linux-source-6.12/6.1 or a kernel tree (out of tree, in
-                   ~/.cache/perfabi); see ./run.sh kernel --help
-  kernel sweep     build that kernel in variants, each with one optional
-                   feature group off (BPF, kprobes, cgroups, SMP, ACPI...;
-                   fixtures/kernel/sweep/), boot each and run the suite:
-                   a table of pass/skip/fail/xfail and build/run seconds
-                   per variant, exit 1 on any failure; --list, --variant
-                   NAME, --pick COMMIT (one, by rotation; what CI runs);
-                   see ./run.sh kernel sweep --help
-  bisect CASE ...  find the kernel commit (git bisect in a kernel tree) or
-                   the Debian package version that changed CASE's outcome;
-                   bisect-step is one step of it, for `git bisect run`;
-                   see ./run.sh bisect --help
-  --bench [N]      run the suite N times (default 3): wall and CPU time per
-                   run and matrix cell, the slowest cases, the runner's own
-                   time per result, and every result that differed between
-                   runs (flakes; exit 1); --load: with one CPU hog per
-                   online CPU running throughout; see ./run.sh --bench --help
-  prove [COMMIT...] show that regression cases catch their bugs: build the
-                   kernel with a fix undone (fixtures/kernel/revert/), boot
-                   it, see the cases the patch names fail there and pass on
-                   the unmodified build; see ./run.sh prove --help
-
-Runner options (build/perfabi-run):
-USAGE
+	cat harness/tools/usage/run.txt
 	build/perfabi-run --help 2>/dev/null | sed -n '/^  /p'
-	cat <<'USAGE'
-
-Exit status: 0 nothing failed, 1 something failed, 2 bad usage or build error,
-128+N interrupted by signal N (130: Ctrl-C).
-USAGE
+	cat harness/tools/usage/run-2.txt
 }
 
 build() {

@@ -10,61 +10,29 @@ cd "$(dirname "$0")/../.." || exit 2
 RUNNER=${PERFABI_BENCH_RUNNER:-build/perfabi-run}
 
 usage() {
-	cat <<'USAGE'
-usage: ./run.sh --bench [--runs N] [--load] [--results DIR] [--run-id ID] [-- runner options]
-
-Runs the suite N times in a row (default 3; 1..100) with the runner options
-given after -- (default: the default matrix) and reports:
-  - per run: wall time, the CPU time of the runner and everything it ran
-    (user + system), the number of results;
-  - per matrix cell (identity, paranoid level): the summed case time;
-  - the 10 slowest cases (median over the runs of their summed time);
-  - the runner's own time per result: wall time minus the time spent
-    inside the case binaries (fork to exit, as the runner measures it),
-    divided by the results;
-  - the median time of one result;
-  - flakes: every result whose outcome differs between the runs.
-Everything goes to results/<run-id>/bench.txt (and the N run directories
-beside it); the exit status is 1 when a result differed between runs.
-`./run.sh --bench 10` is the flake check: 10 runs, every difference listed;
-`./run.sh --bench 5 --load` is the same on a busy machine.
-
-Nothing here is timed against a limit: the numbers are for reading and for
-comparing (the issue's targets are in docs/speed.md).
-
-Options:
-  --runs N        how many runs (also: ./run.sh --bench N)
-  --load          keep every CPU busy during the runs: one CPU hog (a shell
-                  busy loop, harness/tools/load.sh) per online CPU, started before
-                  the first run and stopped after the last, on SIGINT/SIGTERM
-                  too (a hog whose bench was killed outright ends by itself);
-                  the report says so. Time-dependent cases must hold there
-  --results DIR   parent of the bench directory (default results)
-  --run-id ID     its name (default bench-<time>)
-
-Exit status: 0 all runs agreed, 1 a result differed (or a run failed to
-start), 2 bad usage.
-USAGE
+	cat harness/tools/usage/bench.txt
 }
 
 PA_PROG=bench.sh
 . harness/tools/lib.sh
 
-RUNS=3 RESULTS=results RUN_ID=bench-$(date -u +%Y%m%d-%H%M%S) LOAD=0
+RUNS=3 RESULTS=results RUN_ID=bench-$(date -u +%Y%m%d-%H%M%S) LOAD=0 BUILDB=0 PET=
 RARGS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
 	--load) LOAD=1; shift ;;
-	--runs|--results|--run-id)
+	--build) BUILDB=1; shift ;;
+	--runs|--results|--run-id|--pet)
 		[ $# -ge 2 ] || die "option '$1' needs an argument"
 		case "$1" in
 		--runs) RUNS=$2 ;;
 		--results) RESULTS=$2 ;;
 		--run-id) RUN_ID=$2 ;;
+		--pet) PET=$2 ;;
 		esac
 		shift 2 ;;
-	--runs=*|--results=*|--run-id=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+	--runs=*|--results=*|--run-id=*|--pet=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--) shift; RARGS=("$@"); break ;;
 	[0-9]*) RUNS=$1; shift ;;
 	*) die "unknown argument '$1' (try --help)" ;;
@@ -80,6 +48,8 @@ for a in "${RARGS[@]+"${RARGS[@]}"}"; do
 done
 case "$RESULTS" in /*) ;; *) RESULTS=$CALLER_CWD/$RESULTS ;; esac
 [ -x "$RUNNER" ] || die "$RUNNER is missing: run make first (./run.sh --bench builds it)"
+case "$PET" in ''|/*) ;; *) PET=$CALLER_CWD/$PET ;; esac
+[ -z "$PET" ] || [ -x "$PET/run_tests.sh" ] || die "--pet $PET: no run_tests.sh there (a built perf_event_tests tree is needed)"
 OUT=$RESULTS/$RUN_ID
 [ ! -e "$OUT" ] || die "$OUT exists: choose another --run-id"
 mkdir -p "$OUT" || die "cannot create $OUT"
@@ -98,6 +68,27 @@ cpu_children() { # -> CPU
 
 REPORT=$OUT/bench.txt
 : >"$OUT/runs.tsv"
+: >"$OUT/build.txt"
+if [ "$BUILDB" = 1 ]; then
+	# a clean build into a directory of its own, then one case edited
+	# (touched; its time put back after), then make install of it
+	bb=$OUT/build-clean src=$(ls cases/*/*.c | head -n1) jobs=$(nproc)
+	t0=$(date +%s.%N)
+	make -s -j"$jobs" BUILD="$bb" all >"$OUT/build.log" 2>&1 || die "the clean build failed: $OUT/build.log"
+	t1=$(date +%s.%N) mt=$(stat -c %y "$src")
+	touch "$src"
+	make -s -j"$jobs" BUILD="$bb" all >>"$OUT/build.log" 2>&1; rc=$?
+	t2=$(date +%s.%N)
+	touch -d "$mt" "$src"
+	[ $rc -eq 0 ] && make -s BUILD="$bb" install INSTALL_PATH="$OUT/install" >>"$OUT/build.log" 2>&1 ||
+		die "the incremental build or make install failed: $OUT/build.log"
+	printf 'build (make -j%s): clean %.1f s, after touching %s %.1f s; %s MB built, %s MB installed, the cases %s MB\n' \
+		"$jobs" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$src" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')" \
+		"$(du -sm "$bb" | cut -f1)" "$(du -sm "$OUT/install" | cut -f1)" "$(du -smL "$bb/cases/perfabi-cases" | cut -f1)" >"$OUT/build.txt"
+	rm -rf "$bb" "$OUT/install"
+	cat "$OUT/build.txt" >&2
+fi
+: >"$OUT/pet.tsv"
 status=0
 runner=
 HOGS=0
@@ -134,6 +125,13 @@ for i in $(seq 1 "$RUNS"); do
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$i" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
 		"$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", b - a }')" "$n" "$inside" "$rc" "$outcomes" >>"$OUT/runs.tsv"
 	echo "bench.sh: run $i of $RUNS: $(cut -f2 <(tail -n1 "$OUT/runs.tsv")) s wall, $n results" >&2
+	if [ -n "$PET" ]; then	# perf_event_tests right after, so both see the same machine
+		t0=$(date +%s.%N)
+		"$PET/run_tests.sh" >"$OUT/pet-$i.log" 2>&1
+		t1=$(date +%s.%N)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >>"$OUT/pet.tsv"
+		echo "bench.sh: perf_event_tests run $i: $(tail -n1 "$OUT/pet.tsv") s wall" >&2
+	fi
 done
 [ "$LOAD" = 1 ] && load_stop
 
@@ -141,6 +139,12 @@ done
 	echo "# perfabi bench: $RUNS run(s) of: perfabi-run ${RARGS[*]-(default matrix)}"
 	echo "# on $(uname -r), $(nproc) CPUs, paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	[ "$LOAD" = 1 ] && echo "# under load: $HOGS CPU hog(s) (harness/tools/load.sh) ran throughout"
+	cat "$OUT/build.txt"
+	if [ -s "$OUT/pet.tsv" ]; then
+		med() { sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+		pm=$(med <"$OUT/pet.tsv") wm=$(cut -f2 "$OUT/runs.tsv" | med)
+		awk -v d="$PET" -v p="$pm" -v w="$wm" 'BEGIN { printf "perf_event_tests (%s/run_tests.sh, after each run): median %.2f s wall; perfabi/perf_event_tests %.2f (medians)\n", d, p, w / p }'
+	fi
 	echo
 	# with -j N the cases overlap: in_cases/wall is how many ran at once on
 	# average, and the runner's own time per result is not measurable this way

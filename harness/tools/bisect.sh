@@ -15,51 +15,7 @@ RUN_SH=$REPO/run.sh
 BUILDER=${PERFABI_BISECT_BUILDER:-$REPO/harness/tools/kernel.sh}
 
 usage() {
-	cat <<'USAGE'
-usage: ./run.sh bisect-step CASE[@IDENTITY,paranoid=N] [--tree DIR] [options]
-       ./run.sh bisect CASE[@IDENTITY,paranoid=N] --good REF --bad REF [--tree DIR] [options]
-       ./run.sh bisect CASE[@IDENTITY,paranoid=N] --packages SERIES [options]
-
-bisect-step judges one kernel tree as it is checked out: it builds it
-(incrementally, out of tree: ./run.sh kernel build), boots it under QEMU,
-runs only CASE (in the one cell given, else in every cell of the default
-matrix) --runs times, and exits
-    0    the case passed (good)        1    it failed (bad)
-  125    this step cannot judge: the kernel did not build, did not boot,
-         hung or oopsed before the case, the case skipped, or the runs
-         disagree (a verdict must reproduce)
-  128    bad usage or setup (git bisect run stops rather than take it for bad)
-It is what `git bisect run` needs, from inside a kernel tree:
-    git bisect run /path/to/perfabi/run.sh bisect-step read/short_buffer_enospc
-
-bisect does the whole git bisection in the tree: it checks that the good
-end passes and the bad end fails (and stops, saying which end is wrong,
-when not), runs git bisect start/run/reset, and prints the first bad
-commit with its subject, the number of steps and the time of each. The
-tree is left as it was found (its HEAD, branch and work tree), also when
-interrupted; a work tree with uncommitted changes is refused.
-
-bisect --packages walks Debian's linux-image packages of a series (6.12,
-6.1, 6.12-rt, ...: what `harness/tools/vm.sh --list-packages SERIES` lists,
-oldest first), boots only those the search needs, and prints the first
-version whose outcome differs from the oldest one's.
-
-Options:
-  --tree DIR          the kernel tree (default: the current directory)
-  --runs N            runs of the case per step (default 3)
-  --variant NAME      build variant (./run.sh kernel build --variant)
-  --expect-as VERSION judge every kernel by the expectations of VERSION
-                      (PERFABI_KERNEL_VERSION in the guest): to find where
-                      a version-gated behaviour really changed
-  --timeout MIN       per-boot limit in minutes (default 10)
-  -h, --help          this text
-
-Each step's results stay in results/<run-id>/step-NN-<what>/ (run.tap,
-results.tsv, console.log, vm.json); ./run.sh bisect prints the run id.
-Exit status of bisect: 0 found, 1 not found (an end is wrong, every
-candidate was skipped, or no version differs), 2 bad usage, 128+N
-interrupted by signal N.
-USAGE
+	cat harness/tools/usage/bisect.txt
 }
 
 PA_PROG=bisect

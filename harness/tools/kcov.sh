@@ -13,46 +13,7 @@ REPO=$PWD
 GROUPS_FILE=$REPO/fixtures/kernel/kcov-groups.tsv
 
 usage() {
-	cat <<'USAGE'
-usage: ./run.sh --kcov [--tree SOURCE] [--run-id ID] [--results DIR]
-                       [--timeout MIN] [-- runner options and patterns]
-       ./run.sh --kcov --report RUN
-       ./run.sh --kcov --compare RUN_A RUN_B
-
-Builds (once; later incrementally) a minimal kernel whose kernel/events/
-is compiled with gcov profiling (./run.sh kernel build --variant kcov),
-boots it under QEMU, takes the counters right after boot (the baseline),
-runs the suite (the default matrix, or what the runner options say) and
-takes them again, then runs lcov and genhtml against the build tree.
-
-Results in results/<run-id>/kcov/:
-  html/index.html     genhtml's report of the suite's run (boot
-                      included; the table has the boot-only numbers)
-  suite.info, baseline.info   the lcov tracefiles
-  summary.json        lines and functions per file, suite and baseline,
-                      and the functions never entered with their group
-  table.txt           the table printed at the end
-  unentered.txt       the functions of kernel/events/*.c never entered,
-                      grouped, each marked reachable without a hardware
-                      PMU or not, with the reason
-                      (fixtures/kernel/kcov-groups.tsv classifies them)
-The guest's own results are in results/<run-id>/<kernel>/ as for --vm.
-
-  --tree SOURCE     6.12 (default) or 6.1: Debian's linux-source; or a
-                    kernel tree directory (only read: built out of tree)
-  --run-id ID       the run directory's name (default: the time)
-  --results DIR     parent of the run directory (default results)
-  --timeout MIN     the VM's wall-clock limit in minutes (default 40)
-  --report RUN      only redo the lcov/genhtml step of an earlier run
-  --compare A B     the lines and functions of kernel/events/ that one
-                    run reached and the other did not (runs of the same
-                    kernel build), by function
-  -h, --help        this text
-
-RUN is a run directory (results/<run-id>) or its kcov/ directory.
-Exit status: 0 done, 1 the suite failed or the guest broke (the coverage
-is still reported when counters came back), 2 bad usage or setup.
-USAGE
+	cat harness/tools/usage/kcov.txt
 }
 
 PA_PROG=kcov.sh

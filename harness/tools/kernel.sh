@@ -16,73 +16,7 @@ BUILD_CACHE=$CACHE_ROOT/build
 FRAGDIR=$REPO/fixtures/kernel
 
 usage() {
-	cat <<'USAGE'
-usage: ./run.sh kernel build [--arch x86_64|arm64] [--variant NAME] [--config FILE]...
-                             [--revert COMMIT]... [--dir NAME] [--jobs N] [SOURCE]
-       ./run.sh kernel sweep [--list] [--variant NAME]... [...]   (see sweep --help)
-       ./run.sh kernel source 6.12|6.1
-       ./run.sh kernel list
-       ./run.sh kernel clean [SOURCE]
-
-Builds a minimal x86-64 bzImage for the suite: `make tinyconfig`, then the
-fragment fixtures/kernel/perfabi.config (perf events, breakpoints,
-tracepoints, kprobes/uprobes, BPF, cgroups with the perf_event controller,
-namespaces, ACPI for a real clock, serial console, initramfs), then
-`make olddefconfig`. The config is made once per build directory (again
-when a fragment changes); later builds are incremental. The image path is
-the last line on standard output; progress goes to standard error.
-
-SOURCE (default 6.12) is one of
-  6.12, 6.1      Debian's linux-source-X package (installed with apt-get
-                 when missing and run as root), unpacked once into the cache
-  DIR            a kernel tree (a git checkout, say); it is only read
-
-With --arch arm64 it builds an arm64 Image instead, with Debian's cross
-compiler (gcc-aarch64-linux-gnu) and fixtures/kernel/arch/arm64.config
-after the fragment (the virt machine's PL011 console, the PMUv3 driver), for
-./run.sh --vm IMAGE (QEMU's emulated PMU: docs/kernels.md):
-  ./run.sh --vm "$(./run.sh kernel build --arch arm64 6.12 | tail -n 1)"
-
-Options:
-  --arch A         x86_64 (default) or arm64; arm64 builds in its own
-                   directory (arm64-<variant>)
-  --variant NAME   add fixtures/kernel/NAME.config to the fragment; each
-                   variant builds in its own directory. Variants:
-                     noacpi  no ACPI/PCI/HPET: the jiffies clocksource
-                     kcov    gcov profiling of kernel/events/ (./run.sh --kcov)
-                   a variant may also have fixtures/kernel/NAME.make: make
-                   variables (NAME=VALUE lines) for the build command line
-  --config FILE    one more fragment of your own (repeatable)
-  --revert COMMIT  build with that fix undone: fixtures/kernel/revert/COMMIT.patch
-                   (a reverse patch written for this tree) is applied to a
-                   copy of the tree in the cache (hard links; the files a
-                   patch touches are copied), never to the tree itself.
-                   Repeatable. All reverted builds of a tree and variant
-                   share one build directory (<variant>-revert), so going
-                   from one revert to another rebuilds only what changed.
-                   The release gets -revert-<commit7>... appended
-  --dir NAME       the build directory's name under build/<tree>/ (default:
-                   the variant's name, or 'default'). Builds that name the
-                   same directory share it: a change of fragments makes its
-                   config again and kbuild rebuilds only what the changed
-                   options touch (./run.sh kernel sweep uses 'sweep')
-  --jobs N         make -jN (default: the number of CPUs)
-  -h, --help       this text
-
-Cache ($PERFABI_CACHE_ROOT, default ~/.cache/perfabi): src/<package>/ holds
-the unpacked Debian sources, build/<tree>/<variant>/ the build directories
-(about 300 MB each). `clean` removes one source's builds (and its unpacked
-Debian tree), or everything without SOURCE.
-
-`source` only unpacks Debian's tree (installing linux-source-X as root) and
-prints its path.
-
-The VM runner builds on its own: ./run.sh --vm build:6.12 build:6.1:noacpi
-build:/path/to/linux.
-
-Exit status: 0 built, 1 the build failed (the last compiler lines are
-shown; the whole log is in the build directory), 2 bad usage or setup.
-USAGE
+	cat harness/tools/usage/kernel.txt
 }
 
 PA_PROG=kernel.sh

@@ -64,20 +64,7 @@ fi
 set -uo pipefail
 
 usage() {
-	cat <<'USAGE'
-usage: harness/tools/load.sh [--hogs N] -- COMMAND [ARG...]
-
-Runs COMMAND while N CPU hogs (default: one per online CPU; shell busy
-loops at the caller's nice level) keep every CPU busy, and stops the hogs
-when COMMAND ends, on SIGINT/SIGTERM/SIGHUP too; a hog whose starter was
-killed outright ends by itself within about a tenth of a second. For
-seeing whether time-dependent cases hold on a busy machine:
-
-  harness/tools/load.sh -- build/perfabi-run 'regress/*' 'ioctl/period_*'
-  ./run.sh --bench 5 --load      (the suite 5 times, under this load)
-
-Exit status: COMMAND's; 2 bad usage; 128+N interrupted by signal N.
-USAGE
+	cat harness/tools/usage/load.txt
 }
 
 HOGS=

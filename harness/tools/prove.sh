@@ -14,34 +14,7 @@ REVERTDIR=$REPO/fixtures/kernel/revert
 VM=${PERFABI_PROVE_VM:-$REPO/harness/tools/vm.sh}
 
 usage() {
-	cat <<'USAGE'
-usage: ./run.sh prove [--tree 6.12|6.1|DIR] [--results DIR] [--run-id ID]
-                      [--timeout MIN] [COMMIT...]
-
-Proves that regression cases catch the bugs they are written for. For each
-COMMIT (default: every fixtures/kernel/revert/*.patch) it builds the
-kernel from SOURCE with that one fix undone (./run.sh kernel build
---revert COMMIT: the reverse patch goes on a copy of the tree in the build
-cache, never on the tree), boots it under QEMU and runs the cases the
-patch names on its "Case:" lines. The same cases run once on the
-unmodified build of SOURCE. A fix is proven when every named case passes
-(in every cell that ran) on the unmodified kernel and fails in at least
-one cell on the reverted one.
-
-Options:
-  --tree SOURCE    the kernel source (default 6.12: Debian's linux-source-6.12,
-                   which the patches in fixtures/kernel/revert/ are written for)
-  --results DIR    parent of the run directory (default results)
-  --run-id ID      name of the run directory (default prove-<time>)
-  --timeout MIN    wall-clock limit per VM (default 10)
-
-Output: results/<run-id>/ holds one VM run per kernel (unmodified/,
-revert-<commit>/) and summary.tsv: commit, case, the outcomes on the
-unmodified and the reverted kernel, the build and run seconds, the verdict
-(proven, NOT CAUGHT, or why it could not be judged).
-
-Exit status: 0 every fix proven, 1 some fix not proven, 2 bad usage.
-USAGE
+	cat harness/tools/usage/prove.txt
 }
 
 PA_PROG=prove.sh

@@ -18,54 +18,7 @@ KERNEL=${PERFABI_SWEEP_KERNEL:-harness/tools/kernel.sh}
 VM=${PERFABI_SWEEP_VM:-harness/tools/vm.sh}
 
 usage() {
-	cat <<'USAGE'
-usage: ./run.sh kernel sweep [--variant NAME]... [--pick KEY] [--source SOURCE]
-                             [--no-build] [--results DIR] [--jobs N]
-                             [-- vm.sh options [-- runner options]]
-       ./run.sh kernel sweep --list
-
-Builds the suite's minimal kernel (./run.sh kernel build: tinyconfig +
-fixtures/kernel/perfabi.config) in variants, each with one optional
-feature group off (fixtures/kernel/sweep/NAME.config), boots each under
-QEMU (./run.sh --vm) with the default matrix and prints a table: variant,
-the options it turns off, pass/skip/fail/xfail, build and run seconds.
-
-Every variant builds in ONE build directory (build/<tree>/sweep in
-~/.cache/perfabi): its config is made again and kbuild rebuilds only what
-the changed options touch. Before a variant boots, every option its
-fragment turns off is checked in the resulting .config (a variant whose
-option Kconfig kept on is a failure, never booted). Each variant's image
-and config are kept in ~/.cache/perfabi/sweep/<tree>/NAME/ (--no-build
-boots those again).
-
-Variants: every fixtures/kernel/sweep/NAME.config, then "minimal" (all
-of them at once). A fragment with a "# sweep-unconfigurable: SYMBOL FILE"
-line names an option the architecture selects unconditionally: the sweep
-checks FILE of the tree still does (and reports the variant "not
-configurable on x86") and builds nothing for it.
-
-Options:
-  --list           the variants, one a line (NAME and what it turns off)
-  --variant NAME   only this variant (repeatable; default: all, in --list order)
-  --pick KEY       one variant chosen by KEY (a hex commit id): of the
-                   variants fixtures/kernel/sweep/verified.tsv records
-                   with 0 FAIL (else of every configurable one), in --list
-                   order, number (KEY mod their count); what CI runs, so
-                   that successive commits cover every verified variant
-  --source SOURCE  the kernel source, as for ./run.sh kernel build (default 6.12)
-  --no-build       boot the images a previous sweep kept, build nothing
-  --results DIR    parent of the run directory (default results); the run
-                   is DIR/sweep-<time>/<variant>/ (vm.sh's layout inside)
-  --jobs N         make -jN for the builds
-  -h, --help       this text
-
-The builds run under `nice -n 5` (PERFABI_SWEEP_NICE to change it). After
-'--' come harness/tools/vm.sh options (--timeout, --accel, ...), and after a
-second '--' runner options.
-
-Exit status: 0 no variant had a failure, 1 a case failed, a build failed,
-a guest crashed or a variant's option was not turned off, 2 bad usage.
-USAGE
+	cat harness/tools/usage/sweep.txt
 }
 
 PA_PROG=sweep.sh
