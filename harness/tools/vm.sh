@@ -18,6 +18,7 @@ SMP=2
 SCALE=
 APPEND=
 KEEP=0
+PAR=
 
 usage() {
 	cat harness/tools/usage/vm.txt
@@ -40,7 +41,7 @@ while [ $# -gt 0 ]; do
 		LIST_SERIES=$2
 		shift 2 ;;
 	--) shift; runner_args=("$@"); break ;;
-	--timeout|--accel|--timeout-scale|--memory|--smp|--append|--results|--run-id|--kcidb|--origin)
+	--timeout|--accel|--timeout-scale|--memory|--smp|--append|--results|--run-id|--kcidb|--origin|--parallel)
 		[ $# -ge 2 ] || die "option '$1' needs an argument"
 		case "$1" in
 		--timeout) LIMIT_MIN=$2 ;;
@@ -53,9 +54,10 @@ while [ $# -gt 0 ]; do
 		--run-id) RUN_ID=$2 ;;
 		--kcidb) KCIDB=$2 ;;
 		--origin) ORIGIN=$2 ;;
+		--parallel) PAR=$2 ;;
 		esac
 		shift 2 ;;
-	--timeout=*|--accel=*|--timeout-scale=*|--memory=*|--smp=*|--append=*|--results=*|--run-id=*|--kcidb=*|--origin=*)
+	--timeout=*|--accel=*|--timeout-scale=*|--memory=*|--smp=*|--append=*|--results=*|--run-id=*|--kcidb=*|--origin=*|--parallel=*)
 		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--keep) KEEP=1; shift ;;
 	-*) die "unknown option '$1' (try --help)" ;;
@@ -69,6 +71,7 @@ case "$ACCEL" in auto|kvm|tcg) ;; *) die "bad --accel '$ACCEL': auto, kvm or tcg
 if [ -n "$KCIDB" ]; then
 	: >>"$KCIDB" 2>/dev/null || die "cannot write --kcidb '$KCIDB'"
 fi
+[ -z "$PAR" ] || [[ $PAR =~ ^[1-9][0-9]*$ ]] || die "bad --parallel '$PAR': how many guests at once, a positive integer"
 [ -z "$SCALE" ] || [[ $SCALE =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "bad --timeout-scale '$SCALE'"
 [[ $SMP =~ ^[1-9][0-9]*(,maxcpus=[1-9][0-9]*)?$ ]] || die "bad --smp '$SMP': N or N,maxcpus=M"
 if [[ $SMP == *,maxcpus=* ]] && [ "${SMP#*maxcpus=}" -lt "${SMP%%,*}" ]; then
@@ -329,6 +332,7 @@ cleanup() {
 	[ -n "${tailpid:-}" ] && kill "$tailpid" 2>/dev/null
 	[ -n "${watchpid:-}" ] && kill "$watchpid" 2>/dev/null
 	[ -n "${qpid:-}" ] && kill "$qpid" 2>/dev/null
+	for g in "${gpid[@]+"${gpid[@]}"}"; do kill -- "-$g" 2>/dev/null; done	# guests run side by side
 	[ "$KEEP" = 1 ] && { say "work files kept in $WORK"; return; }
 	rm -rf "$WORK"
 }
@@ -459,6 +463,93 @@ accel_done=
 # spaces as its subtest (as kunit nests), then that kernel's result line
 # (not ok when its suite failed or its guest broke). The version lines are
 # kselftest's "TAP version 13", which TAP consumers read too.
+# one kernel's boot, results and KTAP result line (the loop below sets
+# what it boots); up to --parallel of them run side by side (default: one
+# per host CPU under TCG, whose guest runs on one host thread; CPUs / vCPUs
+# under KVM), their output printed kernel by kernel in the order given
+guest() {
+	# A guest that dies before the init runs is booted again (twice at
+	# most): multi-threaded TCG sometimes trips over the kernel's own code
+	# patching at boot (an int3 oops in a static key), which says nothing
+	# about the kernel or the suite. Each failed boot's log is kept.
+	attempt=0
+	t0=$(date +%s.%N)
+	while :; do
+		attempt=$((attempt + 1))
+		: >"$raw"
+		timeout -k 10 $((LIMIT_MIN * 60)) "${qcmd[@]}" </dev/null >"$raw" 2>&1 &
+		qpid=$!
+		end_watch "$raw" "$qpid" &
+		watchpid=$!
+		# live progress: the guest's KTAP stream, indented as this
+		# kernel's subtest, and kernel trouble as diagnostics
+		tail -n +1 -f --pid="$qpid" "$raw" 2>/dev/null | "$REPORT" vm-stream &
+		tailpid=$!
+		wait "$qpid"
+		qrc=$?
+		qpid=
+		wait "$tailpid" 2>/dev/null
+		tailpid=
+		kill "$watchpid" 2>/dev/null
+		wait "$watchpid" 2>/dev/null
+		watchpid=
+		# no carriage returns, no terminal escapes (a kernel without a
+		# VGA console leaves SeaBIOS's reset sequence before our lines)
+		tr -d '\r' <"$raw" | sed -E 's/\x1b(\[[0-9;?]*[A-Za-z]|[c78])//g' >"$out/console.log"
+		if [ $attempt -lt 3 ] && [ $qrc -ne 124 ] && [ $qrc -ne 137 ] &&
+		   ! grep -q '^perfabi-vm: init at' "$out/console.log"; then
+			mv "$out/console.log" "$out/console.boot$attempt.log"
+			say "$label: the guest died before its init ($(grep -m1 -E 'Oops|Kernel panic|BUG:' "$out/console.boot$attempt.log" | sed 's/^\[[ 0-9.]*\] //' || echo "qemu exit $qrc")); booting again"
+			continue
+		fi
+		break
+	done
+	t1=$(date +%s.%N)
+	wall=$(seconds "$t0" "$t1")
+	log=$out/console.log
+
+	runner_rc=$(sed -n 's/^===PERFABI-RESULTS-END rc=\([0-9]*\)===$/\1/p' "$log" | tail -n1)
+
+	# the results the guest printed
+	have_results=0
+	if [ -n "$runner_rc" ]; then
+		sed -n '/^===PERFABI-RESULTS-BEGIN===$/,/^===PERFABI-RESULTS-END/p' "$log" |
+			grep -E '^[A-Za-z0-9+/=]+$' | base64 -d 2>/dev/null | tar -xz -C "$out" 2>/dev/null &&
+			[ -f "$out/results.tsv" ] && have_results=1
+	fi
+
+	# other files the guest sent (the gcov counters of ./run.sh --kcov)
+	for name in $(sed -n 's/^===PERFABI-BLOB-BEGIN \([A-Za-z0-9][A-Za-z0-9._-]*\)===$/\1/p' "$log" | sort -u); do
+		sed -n "/^===PERFABI-BLOB-BEGIN ${name//./\\.}===\$/,/^===PERFABI-BLOB-END ${name//./\\.}===\$/p" "$log" |
+			grep -E '^[A-Za-z0-9+/=]+$' | base64 -d >"$out/$name" 2>/dev/null && [ -s "$out/$name" ] ||
+			{ say "$label: the guest's $name did not come back whole"; rm -f "$out/$name"; }
+	done
+
+	# the kernel's state, its trouble, the results salvaged or the case
+	# that was running failed, vm.json; this kernel's KTAP result
+	# the config's name: the package, a sweep or build variant's
+	# config-NAME beside the image, else the image's own name
+	cfgname=$pkg
+	[ -n "$cfgname" ] || { [[ ${CONFIG##*/} == config-* ]] && cfgname=${CONFIG##*/config-}; }
+	kn=$((i + 1))
+	"$REPORT" vm-collect --label "$label" --number $kn --run-id "$RUN_ID" \
+		--package "$pkg" --package-version "$ver" --image "$IMAGE" --accel "$gaccel" \
+		--cpus "${gsmp%%,*}" --max-cpus "$([[ $gsmp == *maxcpus=* ]] && echo "${gsmp#*maxcpus=}" || echo "${gsmp%%,*}")" \
+		--memory "$MEM" --cmdline "$cmdline" --runner-args "${guest_args[*]}" \
+		--attempts "$attempt" --wall-s "$wall" --limit-s $((LIMIT_MIN * 60)) \
+		--initramfs "$INITRD_FMT:$(($(stat -c %s "$INITRD") / 1048576)):${initramfs_s:-0}:$pack_s" \
+		--config "$CONFIG" --config-name "${cfgname:-$label}" --qemu-exit "$qrc" \
+		--cases "$BUILD/cases" --runner "$BUILD/perfabi-run" "$out"
+}
+gpid=() queue=()
+print_oldest() {
+	local j=${queue[0]}
+	wait "${gpid[j]}" || status=1
+	cat "$WORK/guest.$j.out"
+	cat "$WORK/guest.$j.err" >&2
+	unset 'gpid[j]'
+	queue=("${queue[@]:1}")
+}
 kn=0
 echo "TAP version 13"
 echo "1..${#k_label[@]}"
@@ -474,8 +565,9 @@ for i in "${!k_label[@]}"; do
 			CONFIG=$(file_config "$IMAGE")
 			ver=$(cat "$(dirname "$IMAGE")/../../../include/config/kernel.release" 2>/dev/null)
 		else
+			while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
 			say "$label: the kernel build failed; skipping this kernel"
-			kn=$((kn + 1))
+			kn=$((i + 1))
 			"$REPORT" vm-collect --label "$label" --number $kn --state build-failed \
 				--detail "the kernel build failed: ${k_build[$i]} (see above)" "$out"
 			status=1
@@ -485,8 +577,9 @@ for i in "${!k_label[@]}"; do
 		if fetch_pkg "$pkg" "$ver"; then
 			ver=$PKG_VER
 		else
+			while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
 			say "$label: cannot fetch $pkg; skipping this kernel"
-			kn=$((kn + 1))
+			kn=$((i + 1))
 			"$REPORT" vm-collect --label "$label" --number $kn --state fetch-failed \
 				--detail "cannot fetch $pkg" "$out"
 			status=1
@@ -552,80 +645,20 @@ for i in "${!k_label[@]}"; do
 	fi
 	qcmd+=(-nographic -no-reboot -kernel "$IMAGE" -initrd "$INITRD" -append "$cmdline")
 	raw=$WORK/console.$i
-	# A guest that dies before the init runs is booted again (twice at
-	# most): multi-threaded TCG sometimes trips over the kernel's own code
-	# patching at boot (an int3 oops in a static key), which says nothing
-	# about the kernel or the suite. Each failed boot's log is kept.
-	attempt=0
-	t0=$(date +%s.%N)
-	while :; do
-		attempt=$((attempt + 1))
-		: >"$raw"
-		timeout -k 10 $((LIMIT_MIN * 60)) "${qcmd[@]}" </dev/null >"$raw" 2>&1 &
-		qpid=$!
-		end_watch "$raw" "$qpid" &
-		watchpid=$!
-		# live progress: the guest's KTAP stream, indented as this
-		# kernel's subtest, and kernel trouble as diagnostics
-		tail -n +1 -f --pid="$qpid" "$raw" 2>/dev/null | "$REPORT" vm-stream &
-		tailpid=$!
-		wait "$qpid"
-		qrc=$?
-		qpid=
-		wait "$tailpid" 2>/dev/null
-		tailpid=
-		kill "$watchpid" 2>/dev/null
-		wait "$watchpid" 2>/dev/null
-		watchpid=
-		# no carriage returns, no terminal escapes (a kernel without a
-		# VGA console leaves SeaBIOS's reset sequence before our lines)
-		tr -d '\r' <"$raw" | sed -E 's/\x1b(\[[0-9;?]*[A-Za-z]|[c78])//g' >"$out/console.log"
-		if [ $attempt -lt 3 ] && [ $qrc -ne 124 ] && [ $qrc -ne 137 ] &&
-		   ! grep -q '^perfabi-vm: init at' "$out/console.log"; then
-			mv "$out/console.log" "$out/console.boot$attempt.log"
-			say "$label: the guest died before its init ($(grep -m1 -E 'Oops|Kernel panic|BUG:' "$out/console.boot$attempt.log" | sed 's/^\[[ 0-9.]*\] //' || echo "qemu exit $qrc")); booting again"
-			continue
-		fi
-		break
-	done
-	t1=$(date +%s.%N)
-	wall=$(seconds "$t0" "$t1")
-	log=$out/console.log
-
-	runner_rc=$(sed -n 's/^===PERFABI-RESULTS-END rc=\([0-9]*\)===$/\1/p' "$log" | tail -n1)
-
-	# the results the guest printed
-	have_results=0
-	if [ -n "$runner_rc" ]; then
-		sed -n '/^===PERFABI-RESULTS-BEGIN===$/,/^===PERFABI-RESULTS-END/p' "$log" |
-			grep -E '^[A-Za-z0-9+/=]+$' | base64 -d 2>/dev/null | tar -xz -C "$out" 2>/dev/null &&
-			[ -f "$out/results.tsv" ] && have_results=1
+	[ -n "$PAR" ] || { PAR=$(nproc); [ "$accel_done" != kvm ] || PAR=$((PAR / ${SMP%%,*})); [ "$PAR" -ge 1 ] || PAR=1; }
+	if [ "$PAR" -eq 1 ] || [ ${#k_label[@]} -eq 1 ]; then
+		guest || status=1
+	else	# side by side, each in a process group of its own; printed in order
+		while [ ${#queue[@]} -ge "$PAR" ]; do print_oldest; done
+		set -m
+		guest >"$WORK/guest.$i.out" 2>"$WORK/guest.$i.err" &
+		gpid[i]=$!
+		set +m
+		queue+=("$i")
 	fi
-
-	# other files the guest sent (the gcov counters of ./run.sh --kcov)
-	for name in $(sed -n 's/^===PERFABI-BLOB-BEGIN \([A-Za-z0-9][A-Za-z0-9._-]*\)===$/\1/p' "$log" | sort -u); do
-		sed -n "/^===PERFABI-BLOB-BEGIN ${name//./\\.}===\$/,/^===PERFABI-BLOB-END ${name//./\\.}===\$/p" "$log" |
-			grep -E '^[A-Za-z0-9+/=]+$' | base64 -d >"$out/$name" 2>/dev/null && [ -s "$out/$name" ] ||
-			{ say "$label: the guest's $name did not come back whole"; rm -f "$out/$name"; }
-	done
-
-	# the kernel's state, its trouble, the results salvaged or the case
-	# that was running failed, vm.json; this kernel's KTAP result
-	# the config's name: the package, a sweep or build variant's
-	# config-NAME beside the image, else the image's own name
-	cfgname=$pkg
-	[ -n "$cfgname" ] || { [[ ${CONFIG##*/} == config-* ]] && cfgname=${CONFIG##*/config-}; }
-	kn=$((kn + 1))
-	"$REPORT" vm-collect --label "$label" --number $kn --run-id "$RUN_ID" \
-		--package "$pkg" --package-version "$ver" --image "$IMAGE" --accel "$gaccel" \
-		--cpus "${gsmp%%,*}" --max-cpus "$([[ $gsmp == *maxcpus=* ]] && echo "${gsmp#*maxcpus=}" || echo "${gsmp%%,*}")" \
-		--memory "$MEM" --cmdline "$cmdline" --runner-args "${guest_args[*]}" \
-		--attempts "$attempt" --wall-s "$wall" --limit-s $((LIMIT_MIN * 60)) \
-		--initramfs "$INITRD_FMT:$(($(stat -c %s "$INITRD") / 1048576)):${initramfs_s:-0}:$pack_s" \
-		--config "$CONFIG" --config-name "${cfgname:-$label}" --qemu-exit "$qrc" \
-		--cases "$BUILD/cases" --runner "$BUILD/perfabi-run" "$out" || status=1
 	initramfs_s=0
 done
+while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
 
 "$REPORT" vm-summary "$RUN_DIR" "${k_label[@]}"
 dirs=()

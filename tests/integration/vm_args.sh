@@ -27,6 +27,11 @@ check "missing image is named" grep -q "does not exist" <<<"$out"
 out=$("$VM" --results "$tmp/r" 'no such kernel!' 2>&1); rc=$?
 check "a name that cannot be a kernel exits 2" test $rc -eq 2
 check "without asking apt first" bash -c '! grep -q "refreshing the package lists" <<<"$1"' _ "$out"
+for bad in 0 x -2; do
+	out=$("$VM" --results "$tmp/r" --parallel "$bad" 6.1 2>&1); rc=$?
+	check "--parallel $bad exits 2 with one line naming it" \
+		bash -c '[ "$1" -eq 2 ] && [ "$(grep -c . <<<"$2")" -eq 1 ] && grep -q "bad --parallel" <<<"$2"' _ "$rc" "$out"
+done
 out=$("$VM" --results "$tmp/r" 'read/*' 2>&1); rc=$?
 check "a case pattern before -- exits 2" test $rc -eq 2
 check "and hints at --" grep -q "go after '--'" <<<"$out"
