@@ -128,28 +128,24 @@ $(PCH): harness/perfabi.h $(HDRS)
 
 # A case's object: its symbols local (its own helpers and globals never
 # meet another case's); it registers itself in the section pa_cases.
+CASE_CC   = $(CC) -I$(BUILD)/pch $(CFLAGS) -c $< -o $@ && $(OBJCOPY) -w -L '*' $@
 $(CASE_OBJ) $(PARK_OBJ): $(BUILD)/obj/%.o: %.c $(PCH) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) -I$(BUILD)/pch $(CFLAGS) -c $< -o $@
-	$(OBJCOPY) -w -L '*' $@
+	$(CASE_CC)
 $(PARK_OBJ): $(wildcard parked/*/*.h)
 
-$(MULTI): $(CASE_OBJ) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CASE_OBJ) $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
-
-# each case a link to the program, made once: it follows every relink
-$(CASES): $(BUILD)/cases/%: | $(MULTI)
-	@mkdir -p $(dir $@)
-	@ln -sfn ../perfabi-cases $@
-
-$(PARK_MULTI): $(PARK_OBJ) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PARK_OBJ) $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
-
-$(PARKED): $(BUILD)/parked/%: | $(PARK_MULTI)
-	@mkdir -p $(dir $@)
-	@ln -sfn ../perfabi-parked $@
+# A program of cases: $(1) the program, $(2) its objects, $(3) the links
+# to it, one per case, in $(4) (made once: a link follows every relink).
+define CASE_PROGRAM
+$(1): $(2) $$(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) $(2) $$(LIB) -o $$@ $$(LDSTATIC) $$(LDFLAGS)
+$(3): $(4)/%: | $(1)
+	@mkdir -p $$(dir $$@)
+	@ln -sfn ../$(notdir $(1)) $$@
+endef
+$(eval $(call CASE_PROGRAM,$(MULTI),$(CASE_OBJ),$(CASES),$(BUILD)/cases))
+$(eval $(call CASE_PROGRAM,$(PARK_MULTI),$(PARK_OBJ),$(PARKED),$(BUILD)/parked))
 
 parked: $(PARKED) $(FIXTURES)
 

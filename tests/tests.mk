@@ -47,12 +47,6 @@ SELF_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(SELF_SRC))
 SELF_MULTI := $(BUILD)/testcases/perfabi-testcases
 $(SELF_OBJ): $(BUILD)/obj/%.o: %.c $(wildcard tests/cases/*/*.h) $(PCH) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) -I$(BUILD)/pch $(CFLAGS) -c $< -o $@
-	$(OBJCOPY) -w -L '*' $@
-$(SELF_MULTI): $(SELF_OBJ) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SELF_OBJ) $(LIB) -o $@ $(LDSTATIC) $(LDFLAGS)
-$(SELF): $(BUILD)/testcases/%: | $(SELF_MULTI)
-	@mkdir -p $(dir $@)
-	@ln -sfn ../perfabi-testcases $@
+	$(CASE_CC)
+$(eval $(call CASE_PROGRAM,$(SELF_MULTI),$(SELF_OBJ),$(SELF),$(BUILD)/testcases))
 units: $(SELF)
