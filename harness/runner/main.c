@@ -288,10 +288,12 @@ int main(int argc, char **argv)
 	rc = list_modes(&r);
 	if (rc >= 0)
 		return rc;
+	/* before prepare(), which saves the perf sysctls: a signal from then
+	 * on ends the run the way that puts them back */
+	pa_catch_stop();
 	rc = prepare(&r);
 	if (rc >= 0)
 		return rc;
-	pa_catch_stop();
 	print_header(&r);
 	pa_run_plan(&r);
 	return finish(&r);
