@@ -647,6 +647,19 @@ void pa_ring_fill_deviation(char *seen, size_t len);
  * clear failure instead of the harness timeout). */
 bool pa_ring_spin_for_data(struct pa_ring *r, int ms);
 
+/* The index of the first sample (of n, by their PERF_SAMPLE_TIME) that is
+ * the second of two consecutive overflows 0 < dt <= 1 ms apart, at each of
+ * which the kernel adapts a freq event's period; -1 when the clock gave it
+ * no such chance (harness/lib/freq.c). */
+int pa_freq_chance(const uint64_t *time, int n);
+/* Read the samples of a freq event at sample_freq 1 from r (sample_type by
+ * a: TIME and PERIOD, TID optional) after a burst of events: the first
+ * reports period 1; where the clock gave the kernel its chance, at most 2
+ * samples follow it. True when the try gave its verdict (checked): the
+ * period adapted, or must have. False when the clock never gave the
+ * chance and most or more samples came: the try says nothing, try again. */
+bool pa_freq_try_verdict(struct pa_ring *r, const struct perf_event_attr *a, int most);
+
 /* The variable-length parts of a PERF_RECORD_SAMPLE. */
 struct pa_sample_var {
 	unsigned group_nr;		/* READ with PERF_FORMAT_GROUP: nr */

@@ -13,7 +13,7 @@
  * and at each tick (perf_adjust_freq_unthr_events(), through
  * perf_swevent_stop()/perf_swevent_start(), the kprobe PMU's stop and
  * start). sample_freq 1 over 256 fast calls gives a few samples, the first
- * with period 1, while a sample_period 1 twin, enabled next, writes one per
+ * with period 1 (pa_freq_try_verdict(): where the clock let it adapt), while a sample_period 1 twin, enabled next, writes one per
  * call of 256 more; each counts its 256. The open follows the kprobe PMU's rules
  * (pa_kprobe_expected_errno()): where they refuse it, the refusal is what
  * is checked. The oracle is pa_hit_expect_freq_adapts()
@@ -21,8 +21,7 @@
  */
 PERFABI_CASE(
 	.assertion = "attr.freq on a kprobe PMU event (a kprobe on the getppid syscall's entry function): sample_freq = 1 is a rate "
-		     "and the kernel adapts the period, so 256 fast getppid() calls give 1 to 63 samples, the first with "
-		     "PERF_SAMPLE_PERIOD 1, where a sample_period 1 twin over 256 more gives exactly 256; each counts its 256",
+		     "and the kernel adapts the period, so 256 fast getppid() calls give samples, the first with PERF_SAMPLE_PERIOD 1 and at most 2 after two overflows < 1 ms apart (under 64 where the clock never gave those), where a sample_period 1 twin over 256 more gives exactly 256; each counts its 256",
 	.ref = "perf_event_open(2), sample_period, sample_freq: \"sample_freq can be used if you wish to use frequency rather than "
 	       "period. In this case you set the freq flag. The kernel will adjust the sampling period to try and achieve the desired "
 	       "rate\"; kernel/events/core.c perf_event_alloc() (hw.sample_period = 1), __perf_event_account_interrupt(), "

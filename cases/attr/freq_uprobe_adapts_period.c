@@ -13,14 +13,14 @@
  * and at each tick (perf_adjust_freq_unthr_events(), through
  * perf_swevent_stop()/perf_swevent_start(), the uprobe PMU's stop and
  * start). sample_freq 1 over 256 fast calls gives a few samples, the first
- * with period 1, while a sample_period 1 twin, enabled next, writes one per
+ * with period 1 (pa_freq_try_verdict(): where the clock let it adapt), while a sample_period 1 twin, enabled next, writes one per
  * call of 256 more; each counts its 256. The uprobe PMU needs CAP_SYS_ADMIN (perf_uprobe_event_init()):
  * elsewhere the EPERM is what is checked. The oracle is
  * pa_hit_expect_freq_adapts() (harness/lib/hitchecks_a.c).
  */
 PERFABI_CASE(
 	.assertion = "attr.freq on a uprobe PMU event (a uprobe on a function of this executable): sample_freq = 1 is a rate and the "
-		     "kernel adapts the period, so 256 fast calls give 1 to 63 samples, the first with PERF_SAMPLE_PERIOD 1, where a "
+		     "kernel adapts the period, so 256 fast calls give samples, the first with PERF_SAMPLE_PERIOD 1 and at most 2 after two overflows < 1 ms apart (under 64 where the clock never gave those), where a "
 		     "sample_period 1 twin over 256 more gives exactly 256; each counts its 256",
 	.ref = "perf_event_open(2), sample_period, sample_freq: \"sample_freq can be used if you wish to use frequency rather than "
 	       "period. In this case you set the freq flag. The kernel will adjust the sampling period to try and achieve the desired "

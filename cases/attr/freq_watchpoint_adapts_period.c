@@ -21,7 +21,7 @@
  */
 PERFABI_CASE(
 	.assertion = "attr.freq on a breakpoint event (a write watchpoint on an 8-byte word): sample_freq = 1 is a rate and the kernel "
-		     "adapts the period, so 256 fast stores give 1 to 63 samples, the first with PERF_SAMPLE_PERIOD 1, where a "
+		     "adapts the period, so 256 fast stores give samples, the first with PERF_SAMPLE_PERIOD 1 and at most 2 after two overflows < 1 ms apart (under 64 where the clock never gave those), where a "
 		     "sample_period 1 twin over 256 more gives exactly 256; each counts its 256",
 	.ref = "perf_event_open(2), sample_period, sample_freq: \"sample_freq can be used if you wish to use frequency rather than "
 	       "period. In this case you set the freq flag. The kernel will adjust the sampling period to try and achieve the desired "

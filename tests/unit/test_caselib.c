@@ -655,6 +655,29 @@ static void sysctls_and_versions_refused(void **state)
 	assert_string_equal(c.st.first_failure, "bad kernel version 'six' in the case");
 }
 
+/* pa_freq_chance(): the second of two consecutive steps 0 < dt <= 1 ms;
+ * a clock that stands still (dt 0), a step of 2 ms, or steps that are not
+ * consecutive give the kernel no chance to adapt a freq period. */
+static void freq_chance_needs_two_short_steps(void **state)
+{
+	const uint64_t still[] = { 5000, 5000, 5000, 5000 };
+	const uint64_t one[] = { 5000, 5100, 5100, 5200, 3000000 };
+	const uint64_t two[] = { 5000, 5000, 5100, 5200, 5300 };
+	const uint64_t edge[] = { 0, 1000000, 2000000 };
+	const uint64_t over[] = { 0, 1000001, 2000002 };
+	const uint64_t back[] = { 9000, 8000, 8100, 8200 };
+
+	(void)state;
+	assert_int_equal(pa_freq_chance(still, 4), -1);
+	assert_int_equal(pa_freq_chance(one, 5), -1);
+	assert_int_equal(pa_freq_chance(two, 5), 3);
+	assert_int_equal(pa_freq_chance(edge, 3), 2);
+	assert_int_equal(pa_freq_chance(over, 3), -1);
+	assert_int_equal(pa_freq_chance(back, 4), 3);
+	assert_int_equal(pa_freq_chance(two, 0), -1);
+	assert_int_equal(pa_freq_chance(two, 1), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +698,7 @@ int main(void)
 		cmocka_unit_test(child_faults_counted_only_when_inherited),
 		cmocka_unit_test(signals_settle_takes_every_queued_one),
 		cmocka_unit_test(sysctls_and_versions_refused),
+		cmocka_unit_test(freq_chance_needs_two_short_steps),
 	};
 	return cmocka_run_group_tests_name("caselib", tests, NULL, NULL);
 }
