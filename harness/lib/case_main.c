@@ -414,16 +414,18 @@ static void set_case(const struct pa_case_entry *e)
 	entry_name(e, pa_this_case_name, sizeof(pa_this_case_name));
 }
 
-/* perfabi-cases --info-all: every case's --info, each after a line
- * "case: <area>/<name>", for the runner's discovery in one exec */
-static int info_all(void)
+/* perfabi-cases --list (each name) and --info-all (every case's --info,
+ * each after a line "case: <area>/<name>", for the runner's discovery in
+ * one exec) */
+static int list_cases(bool info)
 {
 	char name[256];
 
 	for (size_t i = 0; i < case_count(); i++) {
 		entry_name(&__start_pa_cases[i], name, sizeof(name));
-		printf("case: %s\n", name);
-		pa_info_print(stdout, __start_pa_cases[i].c, name);
+		printf(info ? "case: %s\n" : "%s\n", name);
+		if (info)
+			pa_info_print(stdout, __start_pa_cases[i].c, name);
 	}
 	return ferror(stdout) || fflush(stdout) ? PA_FAIL : 0;
 }
@@ -449,17 +451,8 @@ int main(int argc, char **argv)
 		/* the program run by its own name (or a name it does not hold) */
 		if (argc < 2)
 			return multi_usage(prog, stderr, 64);
-		if (!strcmp(argv[1], "--list")) {
-			char name[256];
-
-			for (size_t i = 0; i < case_count(); i++) {
-				entry_name(&__start_pa_cases[i], name, sizeof(name));
-				printf("%s\n", name);
-			}
-			return 0;
-		}
-		if (!strcmp(argv[1], "--info-all"))
-			return info_all();
+		if (!strcmp(argv[1], "--list") || !strcmp(argv[1], "--info-all"))
+			return list_cases(!strcmp(argv[1], "--info-all"));
 		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 			return multi_usage(prog, stdout, 0);
 		if (argv[1][0] == '-' || !(e = find_case(argv[1]))) {

@@ -107,7 +107,7 @@ void pa_touch_pages(int pages)
 const char *pa_fixture(const char *name)
 {
 	static char path[PATH_MAX + 64];
-	char self[PATH_MAX];
+	char self[PATH_MAX], usual[PATH_MAX + 64] = "";
 	const char *env = getenv("PERFABI_FIXTURES");
 	ssize_t n;
 	char *slash;
@@ -127,15 +127,13 @@ const char *pa_fixture(const char *name)
 	for (int up = 1; up <= 3 && (slash = strrchr(self, '/')); up++) {
 		*slash = 0;
 		snprintf(path, sizeof(path), "%s/fixtures/%s", self, name);
+		if (up <= 2)	/* the usual place, for the caller's error */
+			snprintf(usual, sizeof(usual), "%s", path);
 		if (up >= 2 && !access(path, F_OK))
 			return path;
 	}
 	/* none there: the usual place, for the caller's error to name */
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	self[n > 0 ? n : 0] = 0;
-	for (int up = 0; up < 2 && (slash = strrchr(self, '/')); up++)
-		*slash = 0;
-	snprintf(path, sizeof(path), "%s/fixtures/%s", self, name);
+	snprintf(path, sizeof(path), "%s", usual);
 	return path;
 }
 

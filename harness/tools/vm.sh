@@ -550,6 +550,8 @@ print_oldest() {
 	unset 'gpid[j]'
 	queue=("${queue[@]:1}")
 }
+# print the guests still running (down to $1 of them), oldest first
+drain() { while [ ${#queue[@]} -gt "${1:-0}" ]; do print_oldest; done; }
 kn=0
 echo "TAP version 13"
 echo "1..${#k_label[@]}"
@@ -565,7 +567,7 @@ for i in "${!k_label[@]}"; do
 			CONFIG=$(file_config "$IMAGE")
 			ver=$(cat "$(dirname "$IMAGE")/../../../include/config/kernel.release" 2>/dev/null)
 		else
-			while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
+			drain
 			say "$label: the kernel build failed; skipping this kernel"
 			kn=$((i + 1))
 			"$REPORT" vm-collect --label "$label" --number $kn --state build-failed \
@@ -577,7 +579,7 @@ for i in "${!k_label[@]}"; do
 		if fetch_pkg "$pkg" "$ver"; then
 			ver=$PKG_VER
 		else
-			while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
+			drain
 			say "$label: cannot fetch $pkg; skipping this kernel"
 			kn=$((i + 1))
 			"$REPORT" vm-collect --label "$label" --number $kn --state fetch-failed \
@@ -649,7 +651,7 @@ for i in "${!k_label[@]}"; do
 	if [ "$PAR" -eq 1 ] || [ ${#k_label[@]} -eq 1 ]; then
 		guest || status=1
 	else	# side by side, each in a process group of its own; printed in order
-		while [ ${#queue[@]} -ge "$PAR" ]; do print_oldest; done
+		drain $((PAR - 1))
 		set -m
 		guest >"$WORK/guest.$i.out" 2>"$WORK/guest.$i.err" &
 		gpid[i]=$!
@@ -658,7 +660,7 @@ for i in "${!k_label[@]}"; do
 	fi
 	initramfs_s=0
 done
-while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
+drain
 
 "$REPORT" vm-summary "$RUN_DIR" "${k_label[@]}"
 dirs=()
