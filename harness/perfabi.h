@@ -711,6 +711,11 @@ bool pa_sample_parse(const struct perf_event_attr *attr,
 const struct perf_event_header *pa_ring_sample(struct pa_ring *r,
 					       const struct perf_event_attr *attr,
 					       struct pa_sample *s);
+/* The next record, which must be a PERF_RECORD_SAMPLE of this thread
+ * (any other record type fails the case; pid and tid are checked where
+ * attr samples TID), parsed into s; false when the ring is empty. */
+bool pa_ring_own_sample(struct pa_ring *r, const struct perf_event_attr *attr,
+			struct pa_sample *s);
 /* The cgroup hierarchy that holds the perf_event controller (a v1 mount
  * with perf_event, else cgroup2): its mount point in root, and this task's
  * directory in it in own. false when there is none. */

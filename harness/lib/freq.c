@@ -21,8 +21,6 @@
  */
 #include "perfabi.h"
 
-#include <sys/syscall.h>
-
 #define CHANCE_MAX_NS	1000000ull	/* 1 ms: 2 ticks at HZ 1000 */
 
 int pa_freq_chance(const uint64_t *time, int n)
@@ -48,22 +46,11 @@ int pa_freq_chance(const uint64_t *time, int n)
 bool pa_freq_try_verdict(struct pa_ring *r, const struct perf_event_attr *a, int most)
 {
 	static uint64_t time[FREQ_TIMES];
-	const struct perf_event_header *h;
 	struct pa_sample s;
 	uint64_t first = 0;
 	int n = 0, chance;
 
-	while ((h = pa_ring_next(r))) {
-		if (h->type != PERF_RECORD_SAMPLE) {
-			pa_fail("unexpected record type %u in the ring of fd %d", h->type, r->fd);
-			continue;
-		}
-		if (!pa_sample_parse(a, h, &s))
-			pa_abort();
-		if (a->sample_type & PERF_SAMPLE_TID) {
-			EXPECT_EQ(s.pid, (uint32_t)getpid());
-			EXPECT_EQ(s.tid, (uint32_t)syscall(SYS_gettid));
-		}
+	while (pa_ring_own_sample(r, a, &s)) {
 		if (n == 0)
 			first = s.period;
 		if (n < FREQ_TIMES)

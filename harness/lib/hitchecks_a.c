@@ -36,20 +36,10 @@
  * a failure (see above: no THROTTLE, and the rings are never full). */
 static int hit_samples(struct pa_ring *r, const struct perf_event_attr *a)
 {
-	pid_t tid = (pid_t)syscall(SYS_gettid);
-	const struct perf_event_header *h;
 	struct pa_sample s;
 	int n = 0;
 
-	while ((h = pa_ring_next(r))) {
-		if (h->type != PERF_RECORD_SAMPLE) {
-			pa_fail("unexpected record type %u in the ring of fd %d", h->type, r->fd);
-			continue;
-		}
-		if (!pa_sample_parse(a, h, &s))
-			pa_abort();
-		EXPECT_EQ(s.pid, (uint32_t)getpid());
-		EXPECT_EQ(s.tid, (uint32_t)tid);
+	while (pa_ring_own_sample(r, a, &s)) {
 		if (a->sample_type & PERF_SAMPLE_ADDR)	/* perf_bp_event(): bp_addr */
 			EXPECT_EQ(s.addr, a->bp_addr);
 		n++;

@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 static size_t pa_page_size(void)
 {
@@ -444,6 +445,27 @@ const struct perf_event_header *pa_ring_sample(struct pa_ring *r,
 	if (!pa_sample_parse(attr, h, s))
 		pa_abort();
 	return h;
+}
+
+bool pa_ring_own_sample(struct pa_ring *r, const struct perf_event_attr *attr,
+			struct pa_sample *s)
+{
+	const struct perf_event_header *h;
+
+	while ((h = pa_ring_next(r))) {
+		if (h->type != PERF_RECORD_SAMPLE) {
+			pa_fail("unexpected record type %u in the ring of fd %d", h->type, r->fd);
+			continue;
+		}
+		if (!pa_sample_parse(attr, h, s))
+			pa_abort();
+		if (attr->sample_type & PERF_SAMPLE_TID) {
+			EXPECT_EQ(s->pid, (uint32_t)getpid());
+			EXPECT_EQ(s->tid, (uint32_t)syscall(SYS_gettid));
+		}
+		return true;
+	}
+	return false;
 }
 
 /* ---- the AUX area ------------------------------------------------------ */
