@@ -659,6 +659,10 @@ int pa_freq_chance(const uint64_t *time, int n);
  * period adapted, or must have. False when the clock never gave the
  * chance and most or more samples came: the try says nothing, try again. */
 bool pa_freq_try_verdict(struct pa_ring *r, const struct perf_event_attr *a, int most);
+/* Run try_once(arg), one burst of `events` `what` read with
+ * pa_freq_try_verdict(), until a try gives its verdict: up to 3 tries 10 ms
+ * apart, then SKIP (the clock never gave the kernel its chance). */
+void pa_freq_expect_adapts(bool (*try_once)(void *), void *arg, int events, const char *what);
 
 /* The variable-length parts of a PERF_RECORD_SAMPLE. */
 struct pa_sample_var {

@@ -19,9 +19,8 @@
  */
 #define FAULTS	256
 #define MOST	64	/* fewer samples than this: the period adapted */
-#define TRIES	3
 
-static bool freq_try(void)
+static bool freq_try(void *arg)
 {
 	struct perf_event_attr f = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
 	struct perf_event_attr p = pa_sw_sampling_attr(PERF_COUNT_SW_PAGE_FAULTS, 1);
@@ -29,6 +28,7 @@ static bool freq_try(void)
 	int ff, fp, np;
 	bool verdict;
 
+	(void)arg;
 	f.freq = 1;
 	f.sample_freq = 1;
 	f.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
@@ -65,11 +65,5 @@ PERFABI_CASE(
 	.features = "hrtimer",
 	.probe = pa_probe_self_perf,
 ) {
-	for (int try = 0; try < TRIES; try++) {
-		if (freq_try())
-			return;
-		pa_sleep_ms(10);	/* a tick or two later */
-	}
-	pa_skip("the kernel's clock (perf_clock()) never moved by 0 < dt <= 1 ms between two overflows in %d tries of %d faults, and the period stayed 1: it could not adapt",
-		TRIES, FAULTS);
+	pa_freq_expect_adapts(freq_try, NULL, FAULTS, "faults");
 }

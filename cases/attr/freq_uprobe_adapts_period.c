@@ -13,7 +13,8 @@
  * and at each tick (perf_adjust_freq_unthr_events(), through
  * perf_swevent_stop()/perf_swevent_start(), the uprobe PMU's stop and
  * start). sample_freq 1 over 256 fast calls gives a few samples, the first
- * with period 1 (pa_freq_try_verdict(): where the clock let it adapt), while a sample_period 1 twin, enabled next, writes one per
+ * with period 1 (pa_freq_try_verdict(): where the clock let it adapt),
+ * while a sample_period 1 twin, enabled next, writes one per
  * call of 256 more; each counts its 256. The uprobe PMU needs CAP_SYS_ADMIN (perf_uprobe_event_init()):
  * elsewhere the EPERM is what is checked. The oracle is
  * pa_hit_expect_freq_adapts() (harness/lib/hitchecks_a.c).

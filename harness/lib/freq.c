@@ -74,3 +74,16 @@ bool pa_freq_try_verdict(struct pa_ring *r, const struct perf_event_attr *a, int
 	}
 	return n < most;	/* adapted at a tick; or no chance, no verdict */
 }
+
+#define FREQ_TRIES	3
+
+void pa_freq_expect_adapts(bool (*try_once)(void *), void *arg, int events, const char *what)
+{
+	for (int try = 0; try < FREQ_TRIES; try++) {
+		if (try_once(arg))
+			return;
+		pa_sleep_ms(10);	/* a tick or two later */
+	}
+	pa_skip("the kernel's clock (perf_clock()) never moved by 0 < dt <= 1 ms between two overflows in %d tries of %d %s, and the period stayed 1: it could not adapt",
+		FREQ_TRIES, events, what);
+}

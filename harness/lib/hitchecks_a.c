@@ -50,28 +50,23 @@ static int hit_samples(struct pa_ring *r, const struct perf_event_attr *a)
 /* ---- freq: sample_freq adapts the period --------------------------------- */
 #define FREQ_HITS	256
 #define FREQ_MAX	64	/* fewer samples than this: the period adapted */
-#define FREQ_TRIES	3
+
+struct freq_pair {
+	enum pa_hit_class c;
+	struct perf_event_attr f, p;	/* the freq event, its period-1 twin */
+};
 
 /* One try: the freq event and its period-1 twin over FREQ_HITS hits each;
  * false when the clock gave the period no chance (lib/freq.c). */
-static bool freq_try(enum pa_hit_class c)
+static bool freq_try(void *arg)
 {
-	struct perf_event_attr f, p;
+	const struct freq_pair *fr = arg;
+	enum pa_hit_class c = fr->c;
+	struct perf_event_attr f = fr->f, p = fr->p;
 	struct pa_ring rf, rp;
-	int want, ff, fp, np;
+	int ff, fp, np;
 	bool verdict;
 
-	f = pa_hit_attr(c, &want);
-	p = f;
-	/* freq = 1, sample_freq = 1: a rate, one sample a second; the kernel
-	 * starts the period at 1 (perf_event_alloc(): hw.sample_period = 1
-	 * where attr.freq && attr.sample_freq) */
-	f.freq = 1;
-	f.sample_freq = 1;
-	f.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-	/* the twin: sample_period 1, every hit a sample */
-	p.sample_period = 1;
-	p.sample_type = PERF_SAMPLE_TID;
 	ff = ASSERT_OPEN(&f, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	fp = ASSERT_OPEN(&p, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	pa_ring_map(&rf, ff, 4);	/* 256 samples of 32 bytes: a half */
@@ -108,24 +103,26 @@ static bool freq_try(enum pa_hit_class c)
 
 void pa_hit_expect_freq_adapts(enum pa_hit_class c)
 {
-	struct perf_event_attr f;
+	struct freq_pair fr = { .c = c };
 	int want, fd;
 
-	f = pa_hit_attr(c, &want);
-	f.freq = 1;
-	f.sample_freq = 1;
-	fd = EXPECT_OPEN_RESULT(&f, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, want);
+	fr.f = pa_hit_attr(c, &want);
+	fr.p = fr.f;
+	/* freq = 1, sample_freq = 1: a rate, one sample a second; the kernel
+	 * starts the period at 1 (perf_event_alloc(): hw.sample_period = 1
+	 * where attr.freq && attr.sample_freq) */
+	fr.f.freq = 1;
+	fr.f.sample_freq = 1;
+	fr.f.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	/* the twin: sample_period 1, every hit a sample */
+	fr.p.sample_period = 1;
+	fr.p.sample_type = PERF_SAMPLE_TID;
+	fd = EXPECT_OPEN_RESULT(&fr.f, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, want);
 	if (want)
 		return;		/* the refusal the rules give was the check */
 	ASSERT_GE(fd, 0);
 	close(fd);
-	for (int try = 0; try < FREQ_TRIES; try++) {
-		if (freq_try(c))
-			return;
-		pa_sleep_ms(10);	/* a tick or two later */
-	}
-	pa_skip("the kernel's clock (perf_clock()) never moved by 0 < dt <= 1 ms between two overflows in %d tries of %d hits, and the period stayed 1: it could not adapt",
-		FREQ_TRIES, FREQ_HITS);
+	pa_freq_expect_adapts(freq_try, &fr, FREQ_HITS, "hits");
 }
 
 /* ---- the overflow signal: O_ASYNC, F_SETOWN, F_SETSIG ---------------------- */

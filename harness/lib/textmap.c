@@ -90,7 +90,7 @@ static void populate(void)
  * forced writes (CONFIG_PROC_MEM_NO_FORCE) the populate alone is left. */
 static void anchor(void)
 {
-	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC), saved = errno;
+	int saved = errno, fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
 	long page = sysconf(_SC_PAGESIZE);
 
 	if (fd < 0) {
