@@ -202,6 +202,16 @@ bool pa_kernel_at_least(const char *version);
 
 /* clock_gettime(id) in nanoseconds. */
 uint64_t pa_clock_ns(clockid_t id);
+/* The most a count on local_clock() (the clock events' and perf's own
+ * clock) can have advanced over an interval that two CLOCK_MONOTONIC reads
+ * measured as `wall` ns: wall, plus one resolution of CLOCK_MONOTONIC
+ * (clock_getres(): a tick where the clocksource is jiffies, which two reads
+ * can straddle short by up to one), plus 2 % + 0.2 ms for the two clocks'
+ * rates (tenths of a percent apart under emulation, 0.27 % seen under QEMU
+ * TCG). */
+uint64_t pa_wall_bound_ns(uint64_t wall);
+/* clock_getres(id) in nanoseconds; 0 where it fails. */
+uint64_t pa_clock_res_ns(clockid_t id);
 /* This thread's run_delay (ns waited for a CPU) and pcount (runs on a
  * CPU) from /proc/thread-self/schedstat; 0 0 without CONFIG_SCHED_INFO. */
 void pa_sched_info(uint64_t *delay, uint64_t *runs);
@@ -1481,12 +1491,19 @@ char *pa_cow_page(size_t off);
  * each later run on a fresh set takes exactly the n faults of its stores.
  * Call them in the thread (pa_thread prep and work); err keeps the errno of
  * a failed mmap or ioctl (0 if none), ip, if set, gets pa_store_byte()'s
- * address of each store of the last run.
+ * address of each store of the last run. With timed set (fd's read_format
+ * must have PERF_FORMAT_TOTAL_TIME_ENABLED), a run reads fd after the
+ * ENABLE until its time_enabled is above 0 before the first store (err
+ * ETIME if CLOCK_MONOTONIC moved 5 s first): perf_clock() can stand still
+ * for a while (a guest whose tick the host holds back clamps local_clock()
+ * to the last tick + 1 tick), and an event enabled and read within that
+ * while rightly shows 0.
  */
 struct pa_fault_pages {
 	int n;
 	long psz;
 	int err;
+	bool timed;
 	uint64_t *ip;		/* NULL, or n entries */
 };
 char *pa_fault_pages_prep(struct pa_fault_pages *f, int n);

@@ -9,7 +9,10 @@
  * BPF_MAP_TYPE_PERF_EVENT_ARRAY with bpf_perf_event_read_value():
  * - slot 0: S itself. The software event adds the fault to its count before
  *   the overflow runs the program (perf_swevent_event()), so the i-th run
- *   reads counter i; S is ACTIVE, never multiplexed: enabled == running;
+ *   reads counter i; S is ACTIVE, never multiplexed: enabled == running,
+ *   and > 0: the thread waits until S's time_enabled moved before its
+ *   first store (pg.timed: perf_clock() can stand still a while on a guest,
+ *   and all N faults would rightly read 0 within that while);
  * - slot 1: C, a page-fault counter the thread enabled and disabled before
  *   S ran: an OFF event neither counts nor accumulates time, so every run
  *   reads exactly what read(2) returns for it afterwards.
@@ -63,7 +66,7 @@ PERFABI_CASE(
 	struct perf_event_attr cattr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
 	uint64_t flags[NREAD] = { 0, 1 };
 	uint64_t res[NREAD * ENT / 8], s_end[3], c_end[3], prev = 0;
-	struct pa_fault_thread ft = { 0 };
+	struct pa_fault_thread ft = { .pg.timed = true };
 	int perf_map, result_map, fd;
 
 	close(pa_bpf_load_perf_event(0));	/* SKIP where the type is missing */

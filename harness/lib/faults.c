@@ -86,6 +86,17 @@ __attribute__((noinline)) void pa_fault_pages_run(struct pa_fault_pages *f,
 {
 	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
 		f->err = errno;
+	if (f->timed) {
+		uint64_t v[4] = { 0, 0, 0, 0 }, t0 = pa_clock_ns(CLOCK_MONOTONIC);
+
+		while (!f->err && v[1] == 0) {
+			errno = EIO;	/* a short read */
+			if (read(fd, v, sizeof(v)) < 16)
+				f->err = errno;
+			else if (v[1] == 0 && pa_clock_ns(CLOCK_MONOTONIC) - t0 > 5000000000ull)
+				f->err = ETIME;
+		}
+	}
 	for (int i = 0; i < f->n; i++) {
 		if (f->ip)
 			f->ip[i] = pa_store_byte(pa_fault_pages_addr(f, p, i));
@@ -147,6 +158,10 @@ void pa_fault_thread_start(struct pa_fault_thread *ft, int n, int runs,
 void pa_fault_thread_run(struct pa_fault_thread *ft)
 {
 	pa_thread_run(&ft->t);
+	if (ft->pg.err == ETIME && ft->pg.timed) {
+		pa_fail("an enabled event's time_enabled stayed 0 for 5 s of CLOCK_MONOTONIC in the thread");
+		pa_abort();
+	}
 	if (ft->pg.err) {
 		pa_fail("ioctl%s in the thread: %s", ft->between ? " or a step between runs" : "",
 			pa_errno_name(ft->pg.err));

@@ -481,9 +481,9 @@ void *pa_cache_chase(void *p, uint64_t k)
  *     and disable calls lie outside it: a host that stalls the vCPU inside
  *     them adds CPU time the event never saw, 20 ms seen under QEMU TCG
  *     on a loaded host when they were inside);
- *   - above: that wall time plus 0.2 ms + 2 % (local_clock() against
- *     CLOCK_MONOTONIC: their rates differ by tenths of a percent under
- *     emulation, 0.27 % seen under QEMU TCG).
+ *   - above: that wall time, as pa_wall_bound_ns() allows it (one
+ *     resolution of CLOCK_MONOTONIC + 2 % + 0.2 ms: local_clock() against
+ *     CLOCK_MONOTONIC).
  *
  * At each switch the clocks stop and start a few microseconds apart:
  * run_delay starts at the rq clock of the __schedule() that preempts the
@@ -517,7 +517,7 @@ void pa_clock_event_vs_cputime(uint64_t config, const char *what)
 	cpu = c1 - c0;
 	wall = (w1 - w0) - (d1 - d0);
 	lo = cpu - cpu / 20 - 1000000 - (n1 - n0) * PA_SWITCH_NS;
-	hi = wall + wall / 50 + 200000 + (n1 - n0) * PA_SWITCH_NS;
+	hi = pa_wall_bound_ns(wall) + (n1 - n0) * PA_SWITCH_NS;
 	pa_diag("%s %llu ns, thread CPU time %llu ns, wall %llu ns, "
 		"waited %llu ns over %llu runs", what, (unsigned long long)tc,
 		(unsigned long long)cpu, (unsigned long long)(w1 - w0),

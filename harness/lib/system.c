@@ -291,6 +291,23 @@ uint64_t pa_clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t pa_clock_res_ns(clockid_t id)
+{
+	struct timespec res;
+
+	if (clock_getres(id, &res))
+		return 0;
+	return (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
+}
+
+uint64_t pa_wall_bound_ns(uint64_t wall)
+{
+	/* CLOCK_MONOTONIC's resolution is hrtimer_resolution: 1 ns with
+	 * high-resolution timers, which need a continuous clocksource;
+	 * TICK_NSEC without them, as on jiffies */
+	return wall + pa_clock_res_ns(CLOCK_MONOTONIC) + wall / 50 + 200000;
+}
+
 void pa_sched_info(uint64_t *delay, uint64_t *runs)
 {
 	unsigned long long sum, d = 0, n = 0;

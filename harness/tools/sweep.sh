@@ -78,7 +78,7 @@ verified_names() {
 }
 
 # ---------------------------------------------------------------- arguments
-want=() source=6.12 pick='' build=1 results=results jobs='' vm_args=() list=0
+want=() source=6.12 pick='' build=1 results=results jobs='' vm_args=() runner_args=() list=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
@@ -95,7 +95,12 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--variant=*|--pick=*|--source=*|--results=*|--jobs=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
-	--) shift; vm_args=("$@"); break ;;
+	--) shift
+		# vm.sh options, then (after a second --) runner options: those
+		# go after the kernel image on vm.sh's command line
+		while [ $# -gt 0 ] && [ "$1" != -- ]; do vm_args+=("$1"); shift; done
+		runner_args=("$@")
+		break ;;
 	*) die "unknown argument '$1' (try --help)" ;;
 	esac
 done
@@ -217,7 +222,7 @@ for name in "${want[@]}"; do
 	fi
 	t0=$(now)
 	"$VM" --results "$run_dir" --run-id "$name" "${vm_args[@]+"${vm_args[@]}"}" "$dir/bzImage" \
-		>"$run_dir/$name.tap"
+		"${runner_args[@]+"${runner_args[@]}"}" >"$run_dir/$name.tap"
 	vrc=$?
 	run_s=$(secs "$t0" "$(now)")
 	summary=$run_dir/$name/bzImage/summary.json

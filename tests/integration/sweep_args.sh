@@ -82,6 +82,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in --results) R=$2; shift 2 ;; --run-id) I=$2; shift 2 ;; --) shift; break ;; *) IMG=$1; shift ;; esac
 done
 echo "$I $IMG" >>"$VMLOG"
+[ $# -eq 0 ] || echo "$I runner: $*" >>"$VMLOG.runner"
 d=$R/$I/bzImage; mkdir -p "$d"
 f=0; [ "$I" = "${FAIL_IN:-}" ] && f=1
 printf '  "counts": {"pass": 10, "fail": %d, "skip": 3, "xfail": 1, "xpass": 0},\n' $f >"$d/summary.json"
@@ -118,6 +119,10 @@ check "... the failure's diagnostic is listed" grep -q "^nocgroups: c/d@user,par
 : >"$tmp/vmlog"
 out=$($S --results "$tmp/r4" --no-build --variant nobpf 2>&1); rc=$?
 check "--no-build boots the kept image" test $rc -eq 0 -a "$(cat "$tmp/vmlog")" = "nobpf $tmp/cache/sweep/linux-source-6.12/nobpf/bzImage"
+out=$($S --results "$tmp/r7" --no-build --variant nobpf -- --timeout-scale 2 -- --repeat 2 'a/*' 2>&1); rc=$?
+check "-- vm.sh options -- runner options: exit 0" test $rc -eq 0
+check "... the runner options go after the image" \
+	test "$(cat "$tmp/vmlog.runner")" = "nobpf runner: --repeat 2 a/*"
 out=$($S --results "$tmp/r5" --no-build --variant nosmp 2>&1); rc=$?
 check "--no-build without a kept image: exit 1, said" test $rc -eq 1
 check "... in the row" grep -q "^nosmp .*no kept image" <<<"$out"
