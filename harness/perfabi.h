@@ -220,6 +220,14 @@ uint64_t pa_caps_effective(void);
 bool pa_has_cap(int cap);
 bool pa_perfmon_capable(void);		/* CAP_PERFMON or CAP_SYS_ADMIN */
 int pa_online_cpus(void);
+/* nr_cpu_ids: one more than the highest CPU in /sys/devices/system/cpu/
+ * possible; -1 where it is unreadable. */
+int pa_nr_cpu_ids(void);
+/* The lowest CPU that is possible but not online: the first of
+ * /sys/devices/system/cpu/offline's list below nr_cpu_ids (the list also
+ * names CPUs past nr_cpu_ids that the machine has and the kernel does not
+ * take); -1 where there is none or the files are unreadable. */
+int pa_cpu_possible_offline(void);
 int pa_pmu_type(const char *pmu);	/* -1 when absent */
 bool pa_hw_pmu_present(const char **reason);
 const char *pa_tracefs(void);		/* mount point or NULL */

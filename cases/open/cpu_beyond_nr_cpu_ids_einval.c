@@ -2,31 +2,6 @@
 
 #include <limits.h>
 
-/* nr_cpu_ids: one more than the highest CPU in the possible mask. */
-static int nr_cpu_ids(void)
-{
-	char buf[256], *p;
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
-	long hi = -1;
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
-	for (p = buf; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		if (v > hi)
-			hi = v;
-		p = end + (*end == ',' || *end == '-');
-	}
-	return hi < 0 ? -1 : (int)hi + 1;
-}
-
 PERFABI_CASE(
 	.assertion = "a cpu that is not -1 and not below nr_cpu_ids (past the last "
 		     "possible CPU, or another negative number) fails with EINVAL",
@@ -36,7 +11,7 @@ PERFABI_CASE(
 	.probe = pa_probe_self_perf,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS_MIN);
-	int nr = nr_cpu_ids();
+	int nr = pa_nr_cpu_ids();
 
 	if (nr < 1)
 		pa_skip("/sys/devices/system/cpu/possible unreadable");

@@ -1,25 +1,5 @@
 #include "perfabi.h"
 
-/* A CPU that is possible but not online, or -1 (none). */
-static int offline_cpu(void)
-{
-	char path[96], buf[8];
-	FILE *f;
-
-	for (int c = 1; c < 8192; c++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", c);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && buf[0] == '0') {
-			fclose(f);
-			return c;
-		}
-		fclose(f);
-	}
-	return -1;
-}
-
 PERFABI_CASE(
 	.assertion = "a CPU-wide event (pid == -1) on a possible CPU that is offline "
 		     "fails with ENODEV (after the CPU-wide permission check, EACCES)",
@@ -29,7 +9,7 @@ PERFABI_CASE(
 	.privileged = true,
 ) {
 	struct perf_event_attr attr = pa_sw_attr(PERF_COUNT_SW_PAGE_FAULTS_MIN);
-	int cpu = offline_cpu();
+	int cpu = pa_cpu_possible_offline();
 	int want = pa_expected_errno(PA_NEED_CPU);
 
 	if (cpu < 0)

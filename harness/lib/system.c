@@ -106,6 +106,73 @@ int pa_online_cpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
+/* The numbers of a CPU list ("0-3,8\n") of a sysfs file, in order, range
+ * by range: fn(lo, hi, arg) until it returns non-zero (returned); -1 where
+ * the file is unreadable, 0 at the end of the list. */
+static int cpulist_each(const char *path, int (*fn)(long lo, long hi, void *arg), void *arg)
+{
+	char buf[1024], *p = buf, *end;
+	FILE *f = fopen(path, "re");
+	int r = 0;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	while (!r) {
+		long lo = strtol(p, &end, 10), hi;
+
+		if (end == p)
+			break;
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		r = fn(lo, hi, arg);
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return r;
+}
+
+static int highest(long lo, long hi, void *arg)
+{
+	(void)lo;
+	if (hi > *(long *)arg)
+		*(long *)arg = hi;
+	return 0;
+}
+
+int pa_nr_cpu_ids(void)
+{
+	long hi = -1;
+
+	if (cpulist_each("/sys/devices/system/cpu/possible", highest, &hi) < 0 || hi < 0)
+		return -1;
+	return (int)hi + 1;
+}
+
+static int first_below(long lo, long hi, void *arg)
+{
+	(void)hi;
+	return lo < *(long *)arg ? (int)lo + 1 : 1;	/* sorted: the first decides */
+}
+
+int pa_cpu_possible_offline(void)
+{
+	long nr = pa_nr_cpu_ids();
+	int r;
+
+	if (nr < 0)
+		return -1;
+	r = cpulist_each("/sys/devices/system/cpu/offline", first_below, &nr);
+	return r > 1 ? r - 1 : -1;
+}
+
 struct pa_kver pa_kernel(void)
 {
 	static struct pa_kver cached;
