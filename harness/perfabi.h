@@ -202,13 +202,18 @@ bool pa_kernel_at_least(const char *version);
 
 /* clock_gettime(id) in nanoseconds. */
 uint64_t pa_clock_ns(clockid_t id);
+/* Whether CLOCK_MONOTONIC runs on a continuous clocksource: its resolution
+ * (clock_getres(), hrtimer_resolution) is 1 ns only with high-resolution
+ * timers, which need one. Where it is not, it may be the jiffies
+ * clocksource, which advances a tick at each tick interrupt and falls
+ * behind when the host of a guest drops some (8 ms of 20 seen under QEMU
+ * TCG): no bound on a count of local_clock() comes from it then. */
+bool pa_wall_clock_continuous(void);
 /* The most a count on local_clock() (the clock events' and perf's own
- * clock) can have advanced over an interval that two CLOCK_MONOTONIC reads
- * measured as `wall` ns: wall, plus one resolution of CLOCK_MONOTONIC
- * (clock_getres(): a tick where the clocksource is jiffies, which two reads
- * can straddle short by up to one), plus 2 % + 0.2 ms for the two clocks'
- * rates (tenths of a percent apart under emulation, 0.27 % seen under QEMU
- * TCG). */
+ * clock) can have advanced over an interval that two reads of a continuous
+ * CLOCK_MONOTONIC measured as `wall` ns: wall + 2 % + 0.2 ms for the two
+ * clocks' rates (tenths of a percent apart under emulation, 0.27 % seen
+ * under QEMU TCG). */
 uint64_t pa_wall_bound_ns(uint64_t wall);
 /* clock_getres(id) in nanoseconds; 0 where it fails. */
 uint64_t pa_clock_res_ns(clockid_t id);
@@ -228,6 +233,11 @@ int pa_nr_cpu_ids(void);
  * names CPUs past nr_cpu_ids that the machine has and the kernel does not
  * take); -1 where there is none or the files are unreadable. */
 int pa_cpu_possible_offline(void);
+/* Of a sysfs CPU list file ("0-3,8\n"): its highest CPU, and its first CPU
+ * if that is below nr; -1 for none (an empty list, a list that starts
+ * with ",") or an unreadable file. */
+int pa_cpulist_last(const char *path);
+int pa_cpulist_first_below(const char *path, int nr);
 int pa_pmu_type(const char *pmu);	/* -1 when absent */
 bool pa_hw_pmu_present(const char **reason);
 const char *pa_tracefs(void);		/* mount point or NULL */

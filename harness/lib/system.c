@@ -147,30 +147,46 @@ static int highest(long lo, long hi, void *arg)
 	return 0;
 }
 
-int pa_nr_cpu_ids(void)
+int pa_cpulist_last(const char *path)
 {
 	long hi = -1;
 
-	if (cpulist_each("/sys/devices/system/cpu/possible", highest, &hi) < 0 || hi < 0)
-		return -1;
-	return (int)hi + 1;
+	cpulist_each(path, highest, &hi);
+	return (int)hi;
 }
+
+struct below { long nr, found; };
 
 static int first_below(long lo, long hi, void *arg)
 {
+	struct below *b = arg;
+
 	(void)hi;
-	return lo < *(long *)arg ? (int)lo + 1 : 1;	/* sorted: the first decides */
+	if (lo < b->nr)
+		b->found = lo;
+	return 1;	/* the list is sorted: its first number decides */
+}
+
+int pa_cpulist_first_below(const char *path, int nr)
+{
+	struct below b = { nr, -1 };
+
+	cpulist_each(path, first_below, &b);
+	return (int)b.found;
+}
+
+int pa_nr_cpu_ids(void)
+{
+	int hi = pa_cpulist_last("/sys/devices/system/cpu/possible");
+
+	return hi < 0 ? -1 : hi + 1;
 }
 
 int pa_cpu_possible_offline(void)
 {
-	long nr = pa_nr_cpu_ids();
-	int r;
+	int nr = pa_nr_cpu_ids();
 
-	if (nr < 0)
-		return -1;
-	r = cpulist_each("/sys/devices/system/cpu/offline", first_below, &nr);
-	return r > 1 ? r - 1 : -1;
+	return nr < 0 ? -1 : pa_cpulist_first_below("/sys/devices/system/cpu/offline", nr);
 }
 
 struct pa_kver pa_kernel(void)
@@ -367,12 +383,16 @@ uint64_t pa_clock_res_ns(clockid_t id)
 	return (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
 }
 
+bool pa_wall_clock_continuous(void)
+{
+	uint64_t r = pa_clock_res_ns(CLOCK_MONOTONIC);
+
+	return r && r <= 1000;
+}
+
 uint64_t pa_wall_bound_ns(uint64_t wall)
 {
-	/* CLOCK_MONOTONIC's resolution is hrtimer_resolution: 1 ns with
-	 * high-resolution timers, which need a continuous clocksource;
-	 * TICK_NSEC without them, as on jiffies */
-	return wall + pa_clock_res_ns(CLOCK_MONOTONIC) + wall / 50 + 200000;
+	return wall + wall / 50 + 200000;
 }
 
 void pa_sched_info(uint64_t *delay, uint64_t *runs)

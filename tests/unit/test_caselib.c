@@ -658,6 +658,48 @@ static void sysctls_and_versions_refused(void **state)
 /* pa_freq_chance(): the second of two consecutive steps 0 < dt <= 1 ms;
  * a clock that stands still (dt 0), a step of 2 ms, or steps that are not
  * consecutive give the kernel no chance to adapt a freq period. */
+/* a CPU list file as sysfs writes one: ranges, commas, a newline */
+static int cpulist_file(char *path, const char *text)
+{
+	int fd;
+
+	strcpy(path, "/tmp/perfabi-cpulist-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return 0;
+}
+
+static void cpulist_last_and_first_below(void **state)
+{
+	static const struct { const char *text; int nr, last, first; } t[] = {
+		{ "0-3,8\n", 4, 8, 0 },
+		{ "0-1\n", 2, 1, 0 },
+		{ "5\n", 8, 5, 5 },
+		{ "2,4-5\n", 2, 5, -1 },	/* 2 is not below nr_cpu_ids 2 */
+		{ "2,4-5\n", 3, 5, 2 },
+		{ "\n", 8, -1, -1 },		/* no CPU offline */
+		{ ",2-7\n", 2, -1, -1 },	/* only CPUs past nr_cpu_ids */
+		{ "0-63\n", 64, 63, 0 },
+	};
+	char path[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int first, last;
+
+		cpulist_file(path, t[i].text);
+		first = pa_cpulist_first_below(path, t[i].nr);
+		last = pa_cpulist_last(path);
+		unlink(path);
+		assert_int_equal(first, t[i].first);
+		assert_int_equal(last, t[i].last);
+	}
+	assert_int_equal(pa_cpulist_last("/nonexistent/possible"), -1);
+	assert_int_equal(pa_cpulist_first_below("/nonexistent/offline", 8), -1);
+}
+
 static void freq_chance_needs_two_short_steps(void **state)
 {
 	const uint64_t still[] = { 5000, 5000, 5000, 5000 };
@@ -699,6 +741,7 @@ int main(void)
 		cmocka_unit_test(signals_settle_takes_every_queued_one),
 		cmocka_unit_test(sysctls_and_versions_refused),
 		cmocka_unit_test(freq_chance_needs_two_short_steps),
+		cmocka_unit_test(cpulist_last_and_first_below),
 	};
 	return cmocka_run_group_tests_name("caselib", tests, NULL, NULL);
 }
