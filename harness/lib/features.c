@@ -71,19 +71,17 @@ static const char *bpf_missing(void)
 
 static const char *hrtimer_missing(void)
 {
-	struct timespec res;
-
 	/* hrtimer_resolution: 1 ns with high-resolution timers, a tick
 	 * (TICK_NSEC) without them (CONFIG_HIGH_RES_TIMERS off, or no
 	 * clock event device that can do one-shot mode) */
-	if (clock_getres(CLOCK_MONOTONIC, &res))
-		return "clock_getres(CLOCK_MONOTONIC) failed";
-	if (res.tv_sec == 0 && res.tv_nsec <= 1000)
+	if (pa_wall_clock_continuous())
 		return NULL;
+	if (!pa_clock_res_ns(CLOCK_MONOTONIC))
+		return "clock_getres(CLOCK_MONOTONIC) failed";
 	snprintf(reason, sizeof(reason),
-		 "no high-resolution timers: CLOCK_MONOTONIC resolution is %ld ns "
+		 "no high-resolution timers: CLOCK_MONOTONIC resolution is %llu ns "
 		 "(CONFIG_HIGH_RES_TIMERS, or a clock event device with one-shot mode)",
-		 (long)res.tv_sec * 1000000000L + res.tv_nsec);
+		 (unsigned long long)pa_clock_res_ns(CLOCK_MONOTONIC));
 	return reason;
 }
 
