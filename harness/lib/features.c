@@ -74,14 +74,17 @@ static const char *hrtimer_missing(void)
 	/* hrtimer_resolution: 1 ns with high-resolution timers, a tick
 	 * (TICK_NSEC) without them (CONFIG_HIGH_RES_TIMERS off, or no
 	 * clock event device that can do one-shot mode) */
+	uint64_t res;
+
 	if (pa_wall_clock_continuous())
 		return NULL;
-	if (!pa_clock_res_ns(CLOCK_MONOTONIC))
+	res = pa_clock_res_ns(CLOCK_MONOTONIC);
+	if (!res)
 		return "clock_getres(CLOCK_MONOTONIC) failed";
 	snprintf(reason, sizeof(reason),
 		 "no high-resolution timers: CLOCK_MONOTONIC resolution is %llu ns "
 		 "(CONFIG_HIGH_RES_TIMERS, or a clock event device with one-shot mode)",
-		 (unsigned long long)pa_clock_res_ns(CLOCK_MONOTONIC));
+		 (unsigned long long)res);
 	return reason;
 }
 

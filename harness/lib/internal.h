@@ -151,4 +151,9 @@ int pa_sysctl_read_at(const char *procsys, const char *name, char *buf, size_t l
 int pa_sysctl_write_at(const char *procsys, const char *name, const char *value);
 /* Put back every saved sysctl; returns how many failed to restore. */
 int pa_restore_sysctls(struct pa_shared *s);
+
+/* The ranges of a CPU list ("0-3,8\n", as sysfs writes one), in order:
+ * fn(lo, hi, arg) until it returns non-zero, which is returned; 0 at the
+ * end of the list (lib/system.c). */
+int pa_cpulist_each(const char *list, int (*fn)(long lo, long hi, void *arg), void *arg);
 #endif

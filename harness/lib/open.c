@@ -251,33 +251,25 @@ const char *pa_core_pmu_name(void)
 	return NULL;
 }
 
+static int allowed(long lo, long hi, void *arg)
+{
+	const cpu_set_t *set = arg;
+
+	for (long c = lo; c <= hi && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set))
+			return (int)c + 1;
+	return 0;
+}
+
 /* The first CPU of a sysfs CPU list ("0-7,16-23") that this thread may
  * run on; -1 when none is (or the list is not one). */
 static int first_allowed_cpu(const char *list)
 {
 	cpu_set_t set;
-	const char *p = list;
 
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return -1;
-	while (isdigit((unsigned char)*p)) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (*end == '-') {
-			p = end + 1;
-			hi = strtol(p, &end, 10);
-			if (end == p)
-				return -1;
-		}
-		for (long c = lo; c <= hi && c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &set))
-				return (int)c;
-		if (*end != ',')
-			break;
-		p = end + 1;
-	}
-	return -1;
+	return pa_cpulist_each(list, allowed, &set) - 1;
 }
 
 int pa_hw_open_or_skip(uint32_t type, uint64_t config)

@@ -106,20 +106,12 @@ int pa_online_cpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
-/* The numbers of a CPU list ("0-3,8\n") of a sysfs file, in order, range
- * by range: fn(lo, hi, arg) until it returns non-zero (returned); -1 where
- * the file is unreadable, 0 at the end of the list. */
-static int cpulist_each(const char *path, int (*fn)(long lo, long hi, void *arg), void *arg)
+int pa_cpulist_each(const char *list, int (*fn)(long lo, long hi, void *arg), void *arg)
 {
-	char buf[1024], *p = buf, *end;
-	FILE *f = fopen(path, "re");
+	const char *p = list;
+	char *end;
 	int r = 0;
 
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
 	while (!r) {
 		long lo = strtol(p, &end, 10), hi;
 
@@ -137,6 +129,21 @@ static int cpulist_each(const char *path, int (*fn)(long lo, long hi, void *arg)
 		p++;
 	}
 	return r;
+}
+
+/* pa_cpulist_each() over the list in a sysfs file; -1 where it is
+ * unreadable */
+static int cpulist_each(const char *path, int (*fn)(long lo, long hi, void *arg), void *arg)
+{
+	char buf[1024];
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return pa_cpulist_each(buf, fn, arg);
 }
 
 static int highest(long lo, long hi, void *arg)

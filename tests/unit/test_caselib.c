@@ -671,8 +671,18 @@ static int cpulist_file(char *path, const char *text)
 	return 0;
 }
 
+static int record_range(long lo, long hi, void *arg)
+{
+	char *out = arg;
+
+	snprintf(out + strlen(out), 64 - strlen(out), "[%ld,%ld]", lo, hi);
+	return lo == 8;		/* stop at 8 */
+}
+
 static void cpulist_last_and_first_below(void **state)
 {
+	char ranges[64] = "";
+
 	static const struct { const char *text; int nr, last, first; } t[] = {
 		{ "0-3,8\n", 4, 8, 0 },
 		{ "0-1\n", 2, 1, 0 },
@@ -696,6 +706,12 @@ static void cpulist_last_and_first_below(void **state)
 		assert_int_equal(first, t[i].first);
 		assert_int_equal(last, t[i].last);
 	}
+	/* the walker itself, on a string: each range in order, until fn says stop */
+	assert_int_equal(pa_cpulist_each("0-3,5,8-9,12\n", record_range, ranges), 1);
+	assert_string_equal(ranges, "[0,3][5,5][8,9]");
+	ranges[0] = 0;
+	assert_int_equal(pa_cpulist_each("\n", record_range, ranges), 0);
+	assert_string_equal(ranges, "");
 	assert_int_equal(pa_cpulist_last("/nonexistent/possible"), -1);
 	assert_int_equal(pa_cpulist_first_below("/nonexistent/offline", 8), -1);
 }
