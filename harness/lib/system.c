@@ -276,7 +276,30 @@ static long handed_over_id(const char *sys, const char *event)
 	return id;
 }
 
-long pa_tracepoint_id(const char *sys, const char *event)
+/* Ask the runner to keep the tracepoint registered for the rest of the run
+ * (runner/tpkeep.c): its later closes then wait for no grace period. One
+ * line to the FIFO it named, never blocking; nothing without a runner. */
+static void keep_ask(const char *sys, const char *event)
+{
+	const char *fifo = getenv("PERFABI_TRACEPOINT_KEEP");
+	char line[300];
+	int fd, n;
+
+	if (!fifo)
+		return;
+	n = snprintf(line, sizeof(line), "%s %s\n", sys, event);
+	if (n <= 0 || n >= (int)sizeof(line))
+		return;
+	fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, line, (size_t)n) != n) {
+		/* a full FIFO: the tracepoint is not kept, nothing else */
+	}
+	close(fd);
+}
+
+static long tracefs_id(const char *sys, const char *event)
 {
 	const char *t = pa_tracefs();
 	char path[512], buf[32];
@@ -292,6 +315,15 @@ long pa_tracepoint_id(const char *sys, const char *event)
 	if (fgets(buf, sizeof(buf), f))
 		id = strtol(buf, NULL, 10);
 	fclose(f);
+	return id;
+}
+
+long pa_tracepoint_id(const char *sys, const char *event)
+{
+	long id = tracefs_id(sys, event);
+
+	if (id >= 0)
+		keep_ask(sys, event);
 	return id;
 }
 

@@ -176,6 +176,7 @@ static int prepare(struct pa_run *r)
 		return 2;
 	}
 	pa_tracepoint_ids_export();	/* a fixed path: only under the lock */
+	pa_tp_keep_start();
 	pa_context_read(&r->ctx);
 	r->ctx.restricts_all = r->ctx.paranoid > 2 && pa_paranoid_restricts_all();
 	if (pa_plan_build(&r->plan, &r->o, &r->ctx, r->all, r->nsel, err, sizeof(err)) ||

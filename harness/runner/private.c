@@ -5,8 +5,9 @@
  *
  *  - one private directory per run, <base>/perfabi.<pid>.XXXXXX made by
  *    mkdtemp() (base /run, or /tmp where /run is not writable), searchable
- *    by the unprivileged identities; it holds the tracepoint id list and
- *    the mount point of a staged tree. Removed at exit; one left by a run
+ *    by the unprivileged identities; it holds the tracepoint id list, the
+ *    FIFO the cases name their tracepoints in (runner/tpkeep.c) and the
+ *    mount point of a staged tree. Removed at exit; one left by a run
  *    killed with SIGKILL is removed by the next run (its pid is gone).
  *  - a staged tree: where the unprivileged identities (uid 65534) cannot
  *    reach the case binaries (a checkout in /root, an install under a
@@ -43,6 +44,8 @@ static void private_remove(const char *dir)
 	snprintf(path, sizeof(path), "%s/tree", dir);
 	rmdir(path);
 	snprintf(path, sizeof(path), "%s/tracepoint-ids", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/tracepoint-keep", dir);
 	unlink(path);
 	rmdir(dir);
 }

@@ -67,6 +67,15 @@ int pa_create_private_file(const char *dir, const char *name, char *path, size_t
  * $PERFABI_TRACEPOINT_IDS for the cases (tracefs is root-only). The count,
  * or -1. */
 int pa_tracepoint_ids_export(void);
+/* As root, after the export: the FIFO $PERFABI_TRACEPOINT_KEEP the cases
+ * name their tracepoints in, each then kept registered by a disabled event
+ * of the runner's until it exits (runner/tpkeep.c). 1, 0 (not root, no
+ * tracefs), -1. Drain: read the names written so far and keep them. */
+int pa_tp_keep_start(void);
+void pa_tp_keep_drain(void);
+/* Is sys/event a dynamic event ("p:sys/event ...", "u:", "r10:" ... in
+ * tracefs t's dynamic_events, kprobe_events or uprobe_events)? */
+bool pa_tp_dynamic_event(const char *t, const char *sys, const char *event);
 
 /* Replace path with text so that a crash leaves the old or the new file
  * whole (written to path.new, fsync, rename): the run's state files. */

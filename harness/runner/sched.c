@@ -310,6 +310,7 @@ static void reap(struct sched *s)
 		who[n++] = k;
 	}
 	pa_exec_wait_any(ex, n);
+	pa_tp_keep_drain();
 	for (int m = 0; m < n; m++) {
 		struct slot *sl = &s->slots[who[m]];
 		int j = sl->j;

@@ -433,6 +433,40 @@ static void missing_arguments_and_limits(void **state)
 	assert_int_equal(errno, geteuid() == 0 ? 0 : EPERM);
 }
 
+/* runner/tpkeep.c: a dynamic event of any kind (kprobe, kretprobe with
+ * maxactive, uprobe, synthetic) in any of tracefs's three lists is never
+ * kept; a static tracepoint, or a name that only starts like one, is not
+ * dynamic */
+static void tracepoint_keep_skips_dynamic_events(void **state)
+{
+	char dir[] = "/tmp/perfabi-unit-tpkeep.XXXXXX", path[128];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_false(pa_tp_dynamic_event(dir, "sched", "sched_switch"));	/* no lists */
+	snprintf(path, sizeof(path), "%s/dynamic_events", dir);
+	f = fopen(path, "w");
+	fputs("p:kprobes/pa_k do_sys_open\nr10:grp/pa_kret vfs_read\ns:synthetic/pa_syn u64 x\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	f = fopen(path, "w");
+	fputs("p:perfabi_uraw/pa_u /bin/true:0x0000000000001040\n", f);
+	fclose(f);
+	assert_true(pa_tp_dynamic_event(dir, "kprobes", "pa_k"));
+	assert_true(pa_tp_dynamic_event(dir, "grp", "pa_kret"));
+	assert_true(pa_tp_dynamic_event(dir, "synthetic", "pa_syn"));
+	assert_true(pa_tp_dynamic_event(dir, "perfabi_uraw", "pa_u"));
+	assert_false(pa_tp_dynamic_event(dir, "kprobes", "pa"));
+	assert_false(pa_tp_dynamic_event(dir, "perfabi_uraw", "pa_u2"));
+	assert_false(pa_tp_dynamic_event(dir, "sched", "sched_switch"));
+	snprintf(path, sizeof(path), "%s/dynamic_events", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +484,7 @@ int main(void)
 		cmocka_unit_test(full_and_selected_plans),
 		cmocka_unit_test(unprivileged_runner_plans_its_own_cell),
 		cmocka_unit_test(unprivileged_runner_plans_skips),
+		cmocka_unit_test(tracepoint_keep_skips_dynamic_events),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
