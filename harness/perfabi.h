@@ -131,6 +131,10 @@ struct pa_case {
 	 * an undeclared case that opens a CPU-wide event, writes a sysctl or
 	 * pins itself (pa_note_global) */
 	bool alone;
+	/* it watches its tracepoints being registered and unregistered (a
+	 * static key switched on and off): the runner must not keep them
+	 * registered for the run (runner/tpkeep.c), so none it names is */
+	bool tracepoint_unkept;
 	struct pa_known_bug xfail;
 	struct pa_fix fix;	/* a regression case: the fix it checks for */
 

@@ -411,6 +411,7 @@ static const struct pa_case_entry *case_of_argv0(const char *argv0)
 static void set_case(const struct pa_case_entry *e)
 {
 	pa_this_case = e->c;
+	pa_tracepoint_unkept = e->c->tracepoint_unkept;
 	entry_name(e, pa_this_case_name, sizeof(pa_this_case_name));
 }
 

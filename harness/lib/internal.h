@@ -156,4 +156,8 @@ int pa_restore_sysctls(struct pa_shared *s);
  * fn(lo, hi, arg) until it returns non-zero, which is returned; 0 at the
  * end of the list (lib/system.c). */
 int pa_cpulist_each(const char *list, int (*fn)(long lo, long hi, void *arg), void *arg);
+/* The running case declared .tracepoint_unkept: pa_tracepoint_id() asks
+ * the runner to keep nothing (system.c; set by case_main.c). */
+extern bool pa_tracepoint_unkept;
+
 #endif

@@ -278,14 +278,17 @@ static long handed_over_id(const char *sys, const char *event)
 
 /* Ask the runner to keep the tracepoint registered for the rest of the run
  * (runner/tpkeep.c): its later closes then wait for no grace period. One
- * line to the FIFO it named, never blocking; nothing without a runner. */
+ * line to the FIFO it named, never blocking; nothing without a runner or
+ * for a case that declared .tracepoint_unkept. */
+bool pa_tracepoint_unkept;
+
 static void keep_ask(const char *sys, const char *event)
 {
 	const char *fifo = getenv("PERFABI_TRACEPOINT_KEEP");
 	char line[300];
 	int fd, n;
 
-	if (!fifo)
+	if (!fifo || pa_tracepoint_unkept)
 		return;
 	n = snprintf(line, sizeof(line), "%s %s\n", sys, event);
 	if (n <= 0 || n >= (int)sizeof(line))
