@@ -156,6 +156,10 @@ int pa_restore_sysctls(struct pa_shared *s);
  * fn(lo, hi, arg) until it returns non-zero, which is returned; 0 at the
  * end of the list (lib/system.c). */
 int pa_cpulist_each(const char *list, int (*fn)(long lo, long hi, void *arg), void *arg);
+/* The id of sys:event in the list the runner wrote as root before any
+ * identity switch ($PERFABI_TRACEPOINT_IDS, "sys event id" lines: tracefs
+ * is root-only by default), or -1 (system.c; the runner's tpkeep.c too). */
+long pa_tracepoint_listed_id(const char *sys, const char *event);
 /* The running case declared .tracepoint_unkept: pa_tracepoint_id() asks
  * the runner to keep nothing (system.c; set by case_main.c). */
 extern bool pa_tracepoint_unkept;

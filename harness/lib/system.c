@@ -258,9 +258,7 @@ const char *pa_tracefs(void)
 	return NULL;
 }
 
-/* The id from the list the runner wrote as root before it switched
- * identity ("sys event id" lines): tracefs is root-only by default. */
-static long handed_over_id(const char *sys, const char *event)
+long pa_tracepoint_listed_id(const char *sys, const char *event)
 {
 	const char *list = getenv("PERFABI_TRACEPOINT_IDS");
 	char line[512], s[256], e[256];
@@ -310,11 +308,11 @@ static long tracefs_id(const char *sys, const char *event)
 	long id = -1;
 
 	if (!t)
-		return handed_over_id(sys, event);
+		return pa_tracepoint_listed_id(sys, event);
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", t, sys, event);
 	f = fopen(path, "re");
 	if (!f)
-		return handed_over_id(sys, event);
+		return pa_tracepoint_listed_id(sys, event);
 	if (fgets(buf, sizeof(buf), f))
 		id = strtol(buf, NULL, 10);
 	fclose(f);

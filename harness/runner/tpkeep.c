@@ -94,22 +94,6 @@ bool pa_tp_dynamic_event(const char *t, const char *sys, const char *event)
 	return found;
 }
 
-/* The id the run's start listed for sys event, or -1. */
-static long listed_id(const char *sys, const char *event)
-{
-	FILE *f = fopen(getenv("PERFABI_TRACEPOINT_IDS"), "re");
-	char line[512], s[256], e[256];
-	long id = -1, v;
-
-	while (f && id < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%255s %255s %ld", s, e, &v) == 3 &&
-		    !strcmp(s, sys) && !strcmp(e, event))
-			id = v;
-	if (f)
-		fclose(f);
-	return id;
-}
-
 static void keep(const char *line)
 {
 	char sys[128], event[128], name[128];
@@ -126,7 +110,7 @@ static void keep(const char *line)
 	if (nasked == KEEP_MAX)
 		return;
 	snprintf(asked[nasked++], sizeof(asked[0]), "%s", name);
-	if (!strcmp(sys, "ftrace") || (id = listed_id(sys, event)) < 0 ||
+	if (!strcmp(sys, "ftrace") || (id = pa_tracepoint_listed_id(sys, event)) < 0 ||
 	    pa_tp_dynamic_event(t, sys, event))
 		return;
 	memset(&a, 0, sizeof(a));

@@ -11,22 +11,19 @@ A=(--cases "$SELF" --no-results --identity root --paranoid "$(cat "$PARANOID")" 
 
 out=$(PERFABI_SELFTEST_KEPT=0 "$RUN" "${A[@]}" selftest/tpkeep_count 2>&1)
 check "a run where no case named a tracepoint keeps none" grep -q "^ok .* selftest/tpkeep_count" <<<"$out"
-out=$(PERFABI_SELFTEST_KEPT=1 "$RUN" "${A[@]}" selftest/tpkeep_ask selftest/tpkeep_count 2>&1)
-if grep -q "^ok .* selftest/tpkeep_ask.*# SKIP" <<<"$out"; then
-	skip "a case named sched:sched_switch: the runner keeps one event" \
-		"$(grep -m1 -o 'tpkeep_ask.*# SKIP.*' <<<"$out")"
-else
-	check "a case named sched:sched_switch twice, ftrace:function, an unknown tracepoint and junk: the runner keeps one event" \
-		grep -q "^ok .* selftest/tpkeep_count" <<<"$out"
-fi
-grep -q "^not ok" <<<"$out" && echo "$out" | grep -E "^not ok|holds" | sed 's/^/# /'
-out=$(PERFABI_SELFTEST_KEPT=0 "$RUN" "${A[@]}" selftest/tpkeep_asks_unkept selftest/tpkeep_count 2>&1)
-if grep -q "^ok .* selftest/tpkeep_asks_unkept.*# SKIP" <<<"$out"; then
-	skip "a case declared .tracepoint_unkept: the runner keeps none it names" \
-		"$(grep -m1 -o 'tpkeep_asks_unkept.*# SKIP.*' <<<"$out")"
-else
-	check "a case declared .tracepoint_unkept: the runner keeps none it names" \
-		grep -q "^ok .* selftest/tpkeep_count" <<<"$out"
-fi
+# kept N ASKER DESCRIPTION: after selftest/ASKER, the runner holds N events
+# (a SKIP where ASKER skipped: no tracefs or no such tracepoint)
+kept() {
+	local out
+	out=$(PERFABI_SELFTEST_KEPT=$1 "$RUN" "${A[@]}" "selftest/$2" selftest/tpkeep_count 2>&1)
+	if grep -q "^ok .* selftest/$2.*# SKIP" <<<"$out"; then
+		skip "$3" "$(grep -m1 -o "$2.*# SKIP.*" <<<"$out")"
+	else
+		if grep -q "^ok .* selftest/tpkeep_count" <<<"$out"; then ok "$3"
+		else not_ok "$3" "$(grep -E "^not ok|holds" <<<"$out" | tr '\n' ' ')"; fi
+	fi
+}
+kept 1 tpkeep_ask "a case named sched:sched_switch twice, ftrace:function, an unknown tracepoint and junk: the runner keeps one event"
+kept 0 tpkeep_asks_unkept "a case declared .tracepoint_unkept: the runner keeps none it names"
 check "no FIFO is left behind" test -z "$(ls -d /run/perfabi.*/tracepoint-keep /tmp/perfabi.*/tracepoint-keep 2>/dev/null)"
 finish
