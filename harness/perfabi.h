@@ -865,8 +865,9 @@ int pa_intel_pt_attr(struct perf_event_attr *attr);
 /*
  * May something outside this case hold perf events (breakpoint slots, PMU
  * counters, ...)? True, with who written into `who` as a sentence (pids and
- * comms), where: another process than this body, its descendants and its
- * supervisor holds an anon_inode:[perf_event] fd or a mapping of one's
+ * comms), where: another process than this body, its descendants, its
+ * supervisor and the runner keeping tracepoints (its disabled tracepoint
+ * events take neither) holds an anon_inode:[perf_event] fd or a mapping of one's
  * ring; a process is exiting past exit_files() (its events may be on
  * their way out); a process's fds cannot be read; the scan cannot be done at all (not root,
  * not in the initial pid namespace, /proc unreadable); kgdb is registered

@@ -53,15 +53,26 @@ static bool proc_stat(long pid, long *ppid, char *state, unsigned long *flags)
 	return sscanf(p + 1, " %c %ld %*d %*d %*d %*d %lu", state, ppid, flags) == 3;
 }
 
+/* The runner that keeps tracepoints registered ($PERFABI_TRACEPOINT_KEEPER,
+ * runner/tpkeep.c): it holds disabled tracepoint events only, which take
+ * no breakpoint slot and no PMU counter, so it explains nothing. */
+static bool keeper(long pid)
+{
+	const char *k = getenv("PERFABI_TRACEPOINT_KEEPER");
+
+	return k && strtol(k, NULL, 10) == pid;
+}
+
 /* Is pid this body or one of its descendants (the walk up its ppids meets
- * this process), or the supervisor (case_main.c) that forked the body? */
+ * this process), the supervisor (case_main.c) that forked the body, or the
+ * runner keeping tracepoints? */
 static bool ours(long pid)
 {
 	long self = (long)getpid(), p = pid, ppid;
 	unsigned long flags;
 	char state;
 
-	if (pid == self || pid == (long)getppid())
+	if (pid == self || pid == (long)getppid() || keeper(pid))
 		return true;
 	for (int depth = 0; depth < 64 && p > 1; depth++) {
 		if (!proc_stat(p, &ppid, &state, &flags))

@@ -274,11 +274,12 @@ long pa_tracepoint_listed_id(const char *sys, const char *event)
 	return id;
 }
 
+bool pa_tracepoint_unkept;
+
 /* Ask the runner to keep the tracepoint registered for the rest of the run
  * (runner/tpkeep.c): its later closes then wait for no grace period. One
  * line to the FIFO it named, never blocking; nothing without a runner or
  * for a case that declared .tracepoint_unkept. */
-bool pa_tracepoint_unkept;
 
 static void keep_ask(const char *sys, const char *event)
 {

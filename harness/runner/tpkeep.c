@@ -18,7 +18,10 @@
  * the tracepoint stays above 0: the cases' events register and unregister
  * nothing, and their close does not wait. A kept event counts nothing and
  * is in no context a case reads: disabled, on the runner's own task, not
- * inherited, close-on-exec.
+ * inherited, close-on-exec. The runner holds no other perf event while
+ * cases run: lib/holders.c, which looks for what else could take
+ * breakpoint slots or PMU counters, passes over it
+ * ($PERFABI_TRACEPOINT_KEEPER).
  *
  * Kept: only the tracepoints listed at the run's start
  * ($PERFABI_TRACEPOINT_IDS), never one in ftrace/ (ftrace:function
@@ -45,7 +48,7 @@ static size_t npending;
 int pa_tp_keep_start(void)
 {
 	const char *dir;
-	char path[256];
+	char path[256], pid[16];
 
 	if (geteuid() != 0 || !pa_tracefs() || !getenv("PERFABI_TRACEPOINT_IDS"))
 		return 0;
@@ -54,8 +57,12 @@ int pa_tp_keep_start(void)
 		return -1;
 	snprintf(path, sizeof(path), "%s/tracepoint-keep", dir);
 	/* 0622: every identity may name a tracepoint, only root reads */
-	if (mkfifo(path, 0600) || chmod(path, 0622))
+	if (mkfifo(path, 0600))
 		return -1;
+	if (chmod(path, 0622)) {
+		unlink(path);
+		return -1;
+	}
 	/* read and write: never EOF when no case has it open */
 	fifo = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fifo < 0) {
@@ -63,6 +70,9 @@ int pa_tp_keep_start(void)
 		return -1;
 	}
 	setenv("PERFABI_TRACEPOINT_KEEP", path, 1);
+	/* holders.c: the cases' scan for other perf users passes over it */
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	setenv("PERFABI_TRACEPOINT_KEEPER", pid, 1);
 	return 1;
 }
 

@@ -3,7 +3,8 @@
 #include <dirent.h>
 
 /* Harness self-test (runner/tpkeep.c, tests/integration/tp_keep.sh): the
- * runner above this case holds $PERFABI_SELFTEST_KEPT perf events. */
+ * runner above this case holds $PERFABI_SELFTEST_KEPT perf events, and
+ * pa_perf_held_elsewhere() does not count it as another perf user. */
 static pid_t parent_of(pid_t pid)
 {
 	char path[64], buf[512], *p;
@@ -41,7 +42,7 @@ static bool is_runner(pid_t pid)
 PERFABI_CASE(.assertion = "selftest: the runner holds $PERFABI_SELFTEST_KEPT perf events", .root = true) {
 	const char *want = getenv("PERFABI_SELFTEST_KEPT");
 	pid_t pid = getpid();
-	char path[64], link[64], fdpath[320];
+	char path[64], link[64], fdpath[320], who[2048];
 	struct dirent *e;
 	int n = 0;
 	DIR *d;
@@ -67,4 +68,9 @@ PERFABI_CASE(.assertion = "selftest: the runner holds $PERFABI_SELFTEST_KEPT per
 	closedir(d);
 	pa_diag("the runner (pid %d) holds %d perf events", (int)pid, n);
 	EXPECT_EQ(n, atoi(want));
+	/* its kept tracepoints explain no busy breakpoint slot or counter */
+	snprintf(fdpath, sizeof(fdpath), "pid %d (", (int)pid);
+	pa_perf_held_elsewhere(who, sizeof(who));
+	pa_diag("other perf users: %s", who[0] ? who : "none");
+	EXPECT_TRUE(strstr(who, fdpath) == NULL);
 }
