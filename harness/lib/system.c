@@ -136,13 +136,9 @@ int pa_cpulist_each(const char *list, int (*fn)(long lo, long hi, void *arg), vo
 static int cpulist_each(const char *path, int (*fn)(long lo, long hi, void *arg), void *arg)
 {
 	char buf[1024];
-	FILE *f = fopen(path, "re");
 
-	if (!f)
+	if (pa_sysctl_read(path, buf, sizeof(buf)))
 		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
 	return pa_cpulist_each(buf, fn, arg);
 }
 
@@ -280,7 +276,6 @@ bool pa_tracepoint_unkept;
  * (runner/tpkeep.c): its later closes then wait for no grace period. One
  * line to the FIFO it named, never blocking; nothing without a runner or
  * for a case that declared .tracepoint_unkept. */
-
 static void keep_ask(const char *sys, const char *event)
 {
 	const char *fifo = getenv("PERFABI_TRACEPOINT_KEEP");

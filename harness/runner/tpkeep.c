@@ -35,7 +35,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 
 #define KEEP_MAX 64
 
@@ -123,13 +122,9 @@ static void keep(const char *line)
 	if (!strcmp(sys, "ftrace") || (id = pa_tracepoint_listed_id(sys, event)) < 0 ||
 	    pa_tp_dynamic_event(t, sys, event))
 		return;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.config = (uint64_t)id;
-	a.disabled = 1;
+	a = pa_tp_attr((uint64_t)id);	/* disabled, counting */
 	/* fails only where root cannot open it: then it is not kept */
-	(void)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	(void)pa_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 void pa_tp_keep_drain(void)
