@@ -221,8 +221,11 @@ bool pa_wall_clock_continuous(void);
 uint64_t pa_wall_bound_ns(uint64_t wall);
 /* clock_getres(id) in nanoseconds; 0 where it fails. */
 uint64_t pa_clock_res_ns(clockid_t id);
-/* This thread's run_delay (ns waited for a CPU) and pcount (runs on a
- * CPU) from /proc/thread-self/schedstat; 0 0 without CONFIG_SCHED_INFO. */
+/* This thread's run_delay (ns waited for a CPU, from
+ * /proc/thread-self/schedstat; 0 without CONFIG_SCHED_INFO) and its
+ * context switches (getrusage(RUSAGE_THREAD): ru_nvcsw + ru_nivcsw, which
+ * every kernel counts). Between two calls the thread was taken off its
+ * CPU and put back exactly runs1 - runs0 times. */
 void pa_sched_info(uint64_t *delay, uint64_t *runs);
 int pa_paranoid(void);			/* kernel.perf_event_paranoid */
 uint64_t pa_caps_effective(void);

@@ -30,7 +30,7 @@
  *	scheduler charges it, up to the clocks' rates (2 %), the switch
  *	path outside one but inside the other (PA_SWITCH_NS per run on a
  *	CPU: the child's voluntary and involuntary switches + 1, the
- *	parent's runs from schedstat) and interrupt time the scheduler may
+ *	parent's switches from pa_sched_info()) and interrupt time the scheduler may
  *	leave out (2 ms).
  *
  * The switch path is the one window the CPU-time clocks do not see, and
@@ -88,7 +88,7 @@ static bool child_folded(uint64_t config, const char *name, bool last)
 	child = ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ULL +
 		((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ULL + 2000;
 	runs = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw + 1 + (n1 - n0);
-	pa_diag("%s: inherit %llu ns, own %llu ns; child CPU %llu ns (%ld + %ld switches), parent CPU %llu ns (%llu runs)",
+	pa_diag("%s: inherit %llu ns, own %llu ns; child CPU %llu ns (%ld + %ld switches), parent CPU %llu ns (%llu switches)",
 		name, (unsigned long long)vi, (unsigned long long)vo, (unsigned long long)child, ru.ru_nvcsw, ru.ru_nivcsw,
 		(unsigned long long)(c1 - c0), (unsigned long long)(n1 - n0));
 

@@ -336,7 +336,7 @@ static void check_tc(const struct side *s)
 {
 	uint64_t hi = s->cpu_ns + s->cpu_ns / 2;
 
-	pa_diag("thread %d: task-clock %llu ns, context in %llu ns over %d switch windows, own CPU time %llu ns over %llu runs",
+	pa_diag("thread %d: task-clock %llu ns, context in %llu ns over %d switch windows, own CPU time %llu ns, %llu switches",
 		s->idx, (unsigned long long)s->tc, (unsigned long long)s->in_ns,
 		s->windows, (unsigned long long)s->cpu_ns,
 		(unsigned long long)s->runs);

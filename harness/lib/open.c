@@ -483,9 +483,9 @@ void *pa_cache_chase(void *p, uint64_t k)
  * run_delay starts at the rq clock of the __schedule() that preempts the
  * task, before pick_next_task(), and sum_exec_runtime runs from the pick
  * that chose it, while the event is removed later, in prepare_task_switch(),
- * and added only after switch_to(). 50 us per run on a CPU (pcount of
- * schedstat: PA_SWITCH_NS) widens both bounds, which covers a slow
- * emulated machine.
+ * and added only after switch_to(). 50 us per switch and one more
+ * (PA_SWITCH_NS; the switches from pa_sched_info()) widens both bounds,
+ * which covers a slow emulated machine.
  */
 
 void pa_clock_event_vs_cputime(uint64_t config, const char *what)

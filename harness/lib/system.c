@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/capability.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -435,13 +436,18 @@ void pa_sched_info(uint64_t *delay, uint64_t *runs)
 {
 	unsigned long long sum, d = 0, n = 0;
 	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+	struct rusage ru = { 0 };
 
 	if (f && fscanf(f, "%llu %llu %llu", &sum, &d, &n) != 3)
-		d = n = 0;
+		d = 0;
 	if (f)
 		fclose(f);
 	*delay = d;
-	*runs = n;
+	/* switches, not schedstat's pcount: every kernel counts them (a
+	 * kernel without CONFIG_SCHED_INFO has no schedstat, and a count of 0
+	 * there let a clock case's allowance miss a guest's preemptions) */
+	getrusage(RUSAGE_THREAD, &ru);	/* fails only for a bad who or buffer */
+	*runs = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 }
 
 void pa_sleep_ms(int ms)
