@@ -132,8 +132,9 @@ struct pa_case {
 	 * pins itself (pa_note_global) */
 	bool alone;
 	/* it watches its tracepoints being registered and unregistered (a
-	 * static key switched on and off): the runner must not keep them
-	 * registered for the run (runner/tpkeep.c), so none it names is */
+	 * static key switched on and off), or its kprobe armed: the runner
+	 * must not keep them registered for the run (runner/tpkeep.c), so
+	 * none it names is */
 	bool tracepoint_unkept;
 	struct pa_known_bug xfail;
 	struct pa_fix fix;	/* a regression case: the fix it checks for */
@@ -1241,7 +1242,9 @@ struct perf_event_attr pa_tp_attr(uint64_t id);
  * the uprobe PMU. */
 struct perf_event_attr pa_uprobe_attr(uint64_t path, uint64_t offset);
 /* A disabled kprobe PMU attr on kernel function func (kprobe_func),
- * exclude_kernel clear; retprobe sets format/retprobe (config:0). */
+ * exclude_kernel clear; retprobe sets format/retprobe (config:0). Where
+ * func is getppid's entry, asks the runner to keep a kprobe there for the
+ * run (runner/tpkeep.c), so the case's own arms and disarms nothing. */
 struct perf_event_attr pa_kprobe_attr(const char *func, bool retprobe);
 /* The errno the rules give a kprobe PMU open here: counting the kernel
  * (paranoid), then the PMU's own CAP_PERFMON check; 0 when allowed. */

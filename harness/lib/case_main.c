@@ -309,6 +309,8 @@ static enum pa_outcome run(void)
 	if (unmet)	/* a FAIL where the case itself is at fault */
 		return finish(defect ? PA_FAIL : PA_SKIP, unmet);
 
+	/* for the body and what it forks; a skip above needs none of it */
+	pa_textmap_init();
 	sh = map_shared();
 	if (!sh)
 		return finish(PA_FAIL, "harness: cannot map shared state");
@@ -485,6 +487,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: the case declares no .assertion\n", pa_this_case_name);
 		return PA_FAIL;
 	}
-	pa_textmap_init();
 	return (int)run();
 }

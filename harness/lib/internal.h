@@ -160,8 +160,24 @@ int pa_cpulist_each(const char *list, int (*fn)(long lo, long hi, void *arg), vo
  * identity switch ($PERFABI_TRACEPOINT_IDS, "sys event id" lines: tracefs
  * is root-only by default), or -1 (system.c; the runner's tpkeep.c too). */
 long pa_tracepoint_listed_id(const char *sys, const char *event);
-/* The running case declared .tracepoint_unkept: pa_tracepoint_id() asks
- * the runner to keep nothing (system.c; set by case_main.c). */
+/* The syscalls on whose entry function the runner keeps a kprobe when a
+ * case asks (runner/tpkeep.c): the ones the library's kprobes probe;
+ * NULL-ended (system.c). */
+extern const char *const pa_kprobe_keepable[];
+bool pa_kprobe_keepable_syscall(const char *name);
+/* The first word of a FIFO line asking for a kprobe: "kprobe-syscall NAME"
+ * (no tracepoint system has a '-' in its name). */
+#define PA_KEEP_KPROBE "kprobe-syscall"
+/* Ask the runner to keep a kprobe on kernel function func when func is the
+ * entry function of a keepable syscall; else nothing (system.c). */
+void pa_kprobe_keep_ask(const char *func);
+/* The disabled kprobe attr of pa_kprobe_attr() for the kprobe PMU of type
+ * type, asking nothing of the runner (privilege.c; the runner's too). */
+struct perf_event_attr pa_kprobe_attr_of(int type, const char *func, bool retprobe);
+/* pa_syscall_symbol() into buf (privilege.c). */
+void pa_syscall_symbol_into(const char *name, char *buf, size_t len);
+/* The running case declared .tracepoint_unkept: pa_tracepoint_id() and
+ * pa_kprobe_attr() ask the runner to keep nothing (system.c; set by case_main.c). */
 extern bool pa_tracepoint_unkept;
 
 #endif

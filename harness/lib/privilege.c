@@ -142,19 +142,26 @@ struct perf_event_attr pa_uprobe_attr(uint64_t path, uint64_t offset)
 	return a;
 }
 
-struct perf_event_attr pa_kprobe_attr(const char *func, bool retprobe)
+struct perf_event_attr pa_kprobe_attr_of(int type, const char *func, bool retprobe)
 {
 	struct perf_event_attr a = pa_sw_attr(0);
-	int type = pa_pmu_type("kprobe");
 
-	if (type < 0)
-		pa_skip("no 'kprobe' PMU in /sys/bus/event_source/devices");
 	a.type = (uint32_t)type;
 	a.config = retprobe ? 1 : 0;	/* format/retprobe: config:0 */
 	a.exclude_kernel = 0;
 	a.kprobe_func = (uint64_t)(uintptr_t)func;
 	a.probe_offset = 0;
 	return a;
+}
+
+struct perf_event_attr pa_kprobe_attr(const char *func, bool retprobe)
+{
+	int type = pa_pmu_type("kprobe");
+
+	if (type < 0)
+		pa_skip("no 'kprobe' PMU in /sys/bus/event_source/devices");
+	pa_kprobe_keep_ask(func);
+	return pa_kprobe_attr_of(type, func, retprobe);
 }
 
 int pa_kprobe_expected_errno(void)
@@ -265,17 +272,22 @@ bool pa_since_uprobe_sys_admin(void)
 	return pa_since("6.16", "uprobe PMU needs CAP_SYS_ADMIN (ba677dbe77af)");
 }
 
+void pa_syscall_symbol_into(const char *name, char *buf, size_t len)
+{
+#if defined(__x86_64__)
+	snprintf(buf, len, "__x64_sys_%s", name);
+#elif defined(__aarch64__)
+	snprintf(buf, len, "__arm64_sys_%s", name);
+#else
+	snprintf(buf, len, "sys_%s", name);
+#endif
+}
+
 const char *pa_syscall_symbol(const char *name)
 {
 	static char buf[128];
 
-#if defined(__x86_64__)
-	snprintf(buf, sizeof(buf), "__x64_sys_%s", name);
-#elif defined(__aarch64__)
-	snprintf(buf, sizeof(buf), "__arm64_sys_%s", name);
-#else
-	snprintf(buf, sizeof(buf), "sys_%s", name);
-#endif
+	pa_syscall_symbol_into(name, buf, sizeof(buf));
 	return buf;
 }
 

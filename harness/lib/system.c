@@ -273,7 +273,8 @@ long pa_tracepoint_listed_id(const char *sys, const char *event)
 
 bool pa_tracepoint_unkept;
 
-/* Ask the runner to keep the tracepoint registered for the rest of the run
+/* Ask the runner to keep the tracepoint (or, for sys PA_KEEP_KPROBE, a
+ * kprobe on the syscall named event) registered for the rest of the run
  * (runner/tpkeep.c): its later closes then wait for no grace period. One
  * line to the FIFO it named, never blocking; nothing without a runner or
  * for a case that declared .tracepoint_unkept. */
@@ -295,6 +296,29 @@ static void keep_ask(const char *sys, const char *event)
 		/* a full FIFO: the tracepoint is not kept, nothing else */
 	}
 	close(fd);
+}
+
+const char *const pa_kprobe_keepable[] = { "getppid", NULL };
+
+bool pa_kprobe_keepable_syscall(const char *name)
+{
+	for (int i = 0; pa_kprobe_keepable[i]; i++)
+		if (!strcmp(name, pa_kprobe_keepable[i]))
+			return true;
+	return false;
+}
+
+void pa_kprobe_keep_ask(const char *func)
+{
+	char sym[128];
+
+	for (int i = 0; pa_kprobe_keepable[i]; i++) {
+		pa_syscall_symbol_into(pa_kprobe_keepable[i], sym, sizeof(sym));
+		if (!strcmp(func, sym)) {
+			keep_ask(PA_KEEP_KPROBE, pa_kprobe_keepable[i]);
+			return;
+		}
+	}
 }
 
 static long tracefs_id(const char *sys, const char *event)

@@ -467,6 +467,19 @@ static void tracepoint_keep_skips_dynamic_events(void **state)
 	rmdir(dir);
 }
 
+/* Only the syscalls of pa_kprobe_keepable[] are kept, by exact name: the
+ * runner places a kprobe on no function a FIFO line spells out. */
+static void kprobe_keep_only_listed_syscalls(void **state)
+{
+	(void)state;
+	assert_true(pa_kprobe_keepable_syscall("getppid"));
+	assert_false(pa_kprobe_keepable_syscall("getpp"));
+	assert_false(pa_kprobe_keepable_syscall("getppid2"));
+	assert_false(pa_kprobe_keepable_syscall("commit_creds"));
+	assert_false(pa_kprobe_keepable_syscall("__x64_sys_getppid"));
+	assert_false(pa_kprobe_keepable_syscall(""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +498,7 @@ int main(void)
 		cmocka_unit_test(unprivileged_runner_plans_its_own_cell),
 		cmocka_unit_test(unprivileged_runner_plans_skips),
 		cmocka_unit_test(tracepoint_keep_skips_dynamic_events),
+		cmocka_unit_test(kprobe_keep_only_listed_syscalls),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
