@@ -160,10 +160,9 @@ int pa_cpulist_each(const char *list, int (*fn)(long lo, long hi, void *arg), vo
  * identity switch ($PERFABI_TRACEPOINT_IDS, "sys event id" lines: tracefs
  * is root-only by default), or -1 (system.c; the runner's tpkeep.c too). */
 long pa_tracepoint_listed_id(const char *sys, const char *event);
-/* The syscalls on whose entry function the runner keeps a kprobe when a
- * case asks (runner/tpkeep.c): the ones the library's kprobes probe;
- * NULL-ended (system.c). */
-extern const char *const pa_kprobe_keepable[];
+/* Whether the runner keeps a kprobe on the entry function of syscall name
+ * when a case asks (runner/tpkeep.c): one of pa_kprobe_keepable[], the
+ * syscalls the library's kprobes probe (system.c). */
 bool pa_kprobe_keepable_syscall(const char *name);
 /* The first word of a FIFO line asking for a kprobe: "kprobe-syscall NAME"
  * (no tracepoint system has a '-' in its name). */

@@ -515,7 +515,7 @@ void pa_clock_event_vs_cputime(uint64_t config, const char *what)
 	slack = (n1 - n0 + 1) * PA_SWITCH_NS;
 	lo = cpu - cpu / 20 - 1000000 - slack;
 	pa_diag("%s %llu ns (enabled %llu ns), thread CPU time %llu ns, wall %llu ns, "
-		"waited %llu ns over %llu runs", what, (unsigned long long)tc,
+		"waited %llu ns, %llu switches", what, (unsigned long long)tc,
 		(unsigned long long)v[1], (unsigned long long)cpu,
 		(unsigned long long)(w1 - w0), (unsigned long long)(d1 - d0),
 		(unsigned long long)(n1 - n0));

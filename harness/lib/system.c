@@ -298,7 +298,9 @@ static void keep_ask(const char *sys, const char *event)
 	close(fd);
 }
 
-const char *const pa_kprobe_keepable[] = { "getppid", NULL };
+/* The syscalls on whose entry function the runner keeps a kprobe when a
+ * case asks (runner/tpkeep.c): the ones the library's kprobes probe. */
+static const char *const pa_kprobe_keepable[] = { "getppid", NULL };
 
 bool pa_kprobe_keepable_syscall(const char *name)
 {
@@ -458,11 +460,11 @@ uint64_t pa_wall_bound_ns(uint64_t wall)
 
 void pa_sched_info(uint64_t *delay, uint64_t *runs)
 {
-	unsigned long long sum, d = 0, n = 0;
+	unsigned long long sum, d = 0;
 	FILE *f = fopen("/proc/thread-self/schedstat", "re");
 	struct rusage ru = { 0 };
 
-	if (f && fscanf(f, "%llu %llu %llu", &sum, &d, &n) != 3)
+	if (f && fscanf(f, "%llu %llu", &sum, &d) != 2)
 		d = 0;
 	if (f)
 		fclose(f);

@@ -3,9 +3,9 @@
 # of the run (runner/tpkeep.c): one disabled event of its own per static
 # tracepoint named (twice named: one), none for ftrace:function, a name the
 # kernel does not have or a line of junk; one kprobe on getppid's entry and
-# none on a function a FIFO line spells out (SKIP without the kprobe PMU); none in a run where no case named
-# one or the case declared .tracepoint_unkept; and the FIFO goes with the
-# run's private directory.
+# none on a function a FIFO line spells out (SKIP without the kprobe PMU);
+# none in a run where no case named one or the case declared
+# .tracepoint_unkept; and the FIFO goes with the run's private directory.
 . "$(dirname "$0")/lib.bash"
 [ "$(id -u)" -eq 0 ] || skip_all "only a root runner keeps tracepoints"
 A=(--cases "$SELF" --no-results --identity root --paranoid "$(cat "$PARANOID")" -j1 -v)
