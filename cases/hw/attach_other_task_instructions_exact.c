@@ -1,5 +1,6 @@
 #include "perfabi.h"
 
+#include <signal.h>
 #include <sys/wait.h>
 
 #define K 1000000ULL	/* pa_loop3() iterations */
@@ -11,16 +12,21 @@
  * that task runs (perf_event_task_sched_in()/_out()); after the task exits
  * the event keeps its final count (perf_event_exit_event()) for read().
  *
- * Each run: a child forked that blocks reading a pipe; the event opened on
- * it, enabled, user space only; one byte written; the child runs
- * pa_loop3(n) and exits; waitpid; read. The child runs the same code each
- * time but for the loop's length, and none of the opener's instructions
- * are the child's, so on a PMU that counts every instruction (QEMU -icount
- * shift=0; a static binary) the run with n = 2K counts exactly 3K more than
- * the run with n = K. (A child that stayed alive between requests would
- * not do: the reader could be woken, and the child preempted, before it
- * was back in read(), moving a few instructions from one interval to the
- * next.)
+ * Each run: a child forked that blocks reading a pipe; once it sleeps
+ * there, the event opened on it, enabled, user space only; one byte
+ * written; the child runs pa_loop3(n) and exits; waitpid; read. The child
+ * runs the same code each time but for the loop's length, and none of the
+ * opener's instructions are the child's, so on a PMU that counts every
+ * instruction (QEMU -icount shift=0; a static binary) the run with n = 2K
+ * counts exactly 3K more than the run with n = K.
+ *
+ * Opened before the child first ran, the event would also count the
+ * child's way from fork() back to read() (231 instructions on 6.12-arm64),
+ * and whether the child runs before or after the opener is the
+ * scheduler's choice: so the opener waits until the child sleeps.
+ * (Likewise a child that stayed alive between requests would not do: the
+ * reader could be woken, and the child preempted, before it was back in
+ * read(), moving a few instructions from one interval to the next.)
  */
 static uint64_t run(uint64_t k)
 {
@@ -41,6 +47,14 @@ static uint64_t run(uint64_t k)
 	}
 	ASSERT_GT(pid, 0);
 	close(p[0]);
+	for (int i = 0; i < 10000 && pa_task_state(pid, 0, NULL) != 'S'; i++)
+		pa_sleep_ms(1);
+	if (pa_task_state(pid, 0, NULL) != 'S') {
+		pa_fail("the child did not block in read() within 10 s");
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pa_abort();
+	}
 	a.disabled = 0;
 	fd = pa_hw_open_attr(&a, pid, -1, -1);
 	ASSERT_EQ(write(p[1], &c, 1), 1);
