@@ -115,7 +115,12 @@ struct pa_case {
 				 * time, space separated: ns:net ns:uts
 				 * ns:ipc ns:pid ns:user ns:cgroup ns:time
 				 * cgroup bpf hrtimer (see harness/lib/features.c) */
-	const char *(*probe)(void); /* feature probe: NULL ok, else reason */
+	const char *(*probe)(void); /* feature probe: NULL ok, else reason;
+				     * it may run in one process with the
+				     * other cases' checks of a matrix cell
+				     * (the runner's perfabi-cases --unmet),
+				     * so it reads the context and changes
+				     * nothing */
 
 	/* how it runs */
 	int timeout;		/* seconds, default 10 */

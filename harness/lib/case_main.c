@@ -6,7 +6,7 @@
  *
  *   case            run the case, print KTAP, exit 0/1/2/3/4
  *   case --info     print the case's declaration as "key: value" lines
- *   perfabi-cases <area>/<name> [--info], --list, --info-all
+ *   perfabi-cases <area>/<name> [--info], --list, --info-all, --unmet=...
  *
  * The body runs in a forked child, in a process group of its own, under a
  * SIGALRM timeout. Whatever happens to it (return, failed assertion, crash,
@@ -127,13 +127,19 @@ static enum pa_outcome finish(enum pa_outcome o, const char *detail)
 	return o;
 }
 
+/* What the case asserts, and where that is written. */
+static void print_case_lines(const struct pa_case *c)
+{
+	printf("# %s: %s\n", pa_this_case_name, c->assertion ? c->assertion : "(no assertion)");
+	if (c->ref)
+		printf("# ref: %s\n", c->ref);
+}
+
 /* The KTAP header, and what the case asserts. */
 static void print_header(const struct pa_case *c)
 {
 	pa_ktap_header(stdout, 1);
-	printf("# %s: %s\n", pa_this_case_name, c->assertion ? c->assertion : "(no assertion)");
-	if (c->ref)
-		printf("# ref: %s\n", c->ref);
+	print_case_lines(c);
 	fflush(stdout);
 }
 
@@ -433,12 +439,54 @@ static int list_cases(bool info)
 	return ferror(stdout) || fflush(stdout) ? PA_FAIL : 0;
 }
 
+/*
+ * perfabi-cases --unmet=<area>/<name>,...: for the runner, once per matrix
+ * cell (run as the cell's identity, at its paranoid level): each named
+ * case whose requirements this context does not meet, found as the case
+ * finds them at its own start (unmet_requirement()), after the header
+ * lines it would print there:
+ *   # <area>/<name>: <assertion>
+ *   # ref: <ref>
+ *   unmet: <area>/<name><TAB><reason>
+ * The runner reports those SKIPs without running each case (an exec and
+ * a start-up each, for the same answer). A case at fault (no assertion,
+ * an unknown feature) is left out: its own run fails.
+ */
+static int list_unmet(const char *names)
+{
+	char *list = strdup(names), *save = NULL;
+
+	if (!list)
+		return PA_FAIL;
+	for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+		const struct pa_case_entry *e = find_case(n);
+		struct pa_context ctx;
+		char why[512], reason[512];
+		const char *unmet;
+		bool defect = false;
+
+		if (!e || !e->c->assertion || !e->c->assertion[0])
+			continue;
+		set_case(e);
+		unmet = unmet_requirement(pa_this_case, &ctx, why, sizeof(why), &defect);
+		if (!unmet || defect)
+			continue;
+		snprintf(reason, sizeof(reason), "%s", unmet);
+		pa_text_sanitize(reason, false);
+		print_case_lines(pa_this_case);
+		printf("unmet: %s\t%s\n", pa_this_case_name, reason);
+	}
+	free(list);
+	return ferror(stdout) || fflush(stdout) ? PA_FAIL : 0;
+}
+
 static int multi_usage(const char *prog, FILE *f, int status)
 {
 	fprintf(f, "usage: %s <area>/<name> [--info]   run one case (as if run as cases/<area>/<name>)\n"
 		   "       %s --list                   the names of the %zu cases in this program\n"
-		   "       %s --info-all               every case's --info, each after \"case: <area>/<name>\"\n",
-		prog, prog, case_count(), prog);
+		   "       %s --info-all               every case's --info, each after \"case: <area>/<name>\"\n"
+		   "       %s --unmet=<a>/<n>,...      those of the cases whose requirements are unmet here, and why\n",
+		prog, prog, case_count(), prog, prog);
 	return status;
 }
 
@@ -458,6 +506,8 @@ int main(int argc, char **argv)
 			return list_cases(!strcmp(argv[1], "--info-all"));
 		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 			return multi_usage(prog, stdout, 0);
+		if (!strncmp(argv[1], "--unmet=", 8))
+			return list_unmet(argv[1] + 8);
 		if (argv[1][0] == '-' || !(e = find_case(argv[1]))) {
 			fprintf(stderr, "%s: no case named '%s' in this program (%s --list names them)\n",
 				prog, argv[1], prog);

@@ -117,18 +117,12 @@ struct diag {
 };
 
 /* Start one result's case binary under its deadline. */
+static void case_env(const struct pa_planned *pr, double scale, bool parallel);
+
 static int start_result(struct slot *s, const struct pa_planned *pr, int j, double scale,
 		     bool parallel)
 {
-	char lv[16], sc[32];
-
-	/* the level this cell runs at, for cases that check the sysctl
-	 * reflects what was written */
-	snprintf(lv, sizeof(lv), "%d", pr->level);
-	setenv("PERFABI_PARANOID_SET", lv, 1);
-	snprintf(sc, sizeof(sc), "%g", scale);
-	setenv("PERFABI_TIMEOUT_SCALE", sc, 1);
-	setenv("PERFABI_PARALLEL", parallel ? "1" : "0", 1);
+	case_env(pr, scale, parallel);
 	memset(&s->e, 0, sizeof(s->e));
 	s->e.path = pr->ci->path;
 	/* the case enforces its own timeout; this one catches a hung supervisor */
@@ -216,6 +210,12 @@ static bool case_running(const struct slot *slots, int nslots, const char *state
 }
 
 
+/* A matrix cell whose cases' requirements were checked at once. */
+struct cell {
+	const struct pa_identity *id;
+	int level;
+};
+
 struct sched {
 	struct pa_run *run;
 	struct slot *slots;
@@ -229,6 +229,13 @@ struct sched {
 	int run_level;		/* the paranoid level of those running */
 	bool run_alone;		/* one of them keeps the machine to itself */
 	struct sink sink;
+	struct cell checked[64];	/* cells whose requirements were checked */
+	int nchecked;
+	char **unmet;		/* by result: why its case cannot run in its cell
+				 * (the cell's check found it), or NULL */
+	char **unmet_diag;	/* by result: the lines its case prints first */
+	char **prog;		/* by case: the real path of its program */
+	int *named, stamp;	/* by case: the cell check that named it */
 };
 
 /* A result that ends before it starts: its result is already decided. */
@@ -240,6 +247,161 @@ static void decided(struct sched *s, int x, enum pa_outcome o, const char *fmt, 
 	snprintf(r->detail, sizeof(r->detail), fmt, arg);
 	s->state[x] = J_READY;
 	s->next++;
+}
+
+/* The environment every case process of the run gets. */
+static void case_env(const struct pa_planned *pr, double scale, bool parallel)
+{
+	char lv[16], sc[32];
+
+	/* the level this cell runs at, for cases that check the sysctl
+	 * reflects what was written */
+	snprintf(lv, sizeof(lv), "%d", pr->level);
+	setenv("PERFABI_PARANOID_SET", lv, 1);
+	snprintf(sc, sizeof(sc), "%g", scale);
+	setenv("PERFABI_TIMEOUT_SCALE", sc, 1);
+	setenv("PERFABI_PARALLEL", parallel ? "1" : "0", 1);
+}
+
+/* The real path of result x's case program (cached by case), or NULL. */
+static const char *case_program(struct sched *s, int x)
+{
+	const struct pa_case_info *ci = s->run->plan.planned[x].ci;
+	long i = ci - s->run->all;
+	char real[PATH_MAX];
+
+	if (i < 0 || i >= s->run->nall)
+		return NULL;
+	if (!s->prog[i])
+		s->prog[i] = strdup(realpath(ci->path, real) ? real : "");
+	return s->prog[i] && s->prog[i][0] ? s->prog[i] : NULL;
+}
+
+/* Read the output of `perfabi-cases --unmet=...` for the results who[0..n):
+ * the header lines of each case found unable to run, then "unmet:
+ * <name><TAB><reason>". */
+static void read_unmet(struct sched *s, const int *who, int n, char *out)
+{
+	char *pending = NULL;
+	size_t plen = 0;
+	FILE *diag = NULL;
+
+	for (char *line = out, *nl; line && *line; line = nl) {
+		char *tab;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = 0;
+		tab = strchr(line, '\t');
+		if (tab)
+			*tab = 0;
+		pa_text_sanitize(line, false);
+		if (tab)
+			pa_text_sanitize(tab + 1, false);
+		if (line[0] == '#') {
+			if (tab)	/* a tab in a comment line is a space */
+				*tab = ' ';
+			if (!diag)
+				diag = open_memstream(&pending, &plen);
+			if (diag)
+				fprintf(diag, "%s\n", line);
+			continue;
+		}
+		if (diag)
+			fclose(diag);
+		diag = NULL;
+		if (!strncmp(line, "unmet: ", 7) && tab) {
+			for (int k = 0; k < n; k++) {
+				int j = who[k];
+
+				if (s->unmet[j] || strcmp(s->run->plan.planned[j].ci->name, line + 7))
+					continue;
+				s->unmet[j] = strdup(tab + 1);
+				s->unmet_diag[j] = pending ? strdup(pending) : NULL;
+			}
+		}
+		free(pending);
+		pending = NULL;
+	}
+	if (diag)
+		fclose(diag);
+	free(pending);
+}
+
+/*
+ * The first result of a cell (an identity at a paranoid level) to start:
+ * one process of the case program, as that identity at that level, says
+ * which of the cell's cases cannot run there and why (perfabi-cases
+ * --unmet, harness/lib/case_main.c), as each would say at its own start;
+ * those results are SKIPs without an exec each (some 1.6 ms of CPU here,
+ * 10-20 ms in a TCG guest, for the same answer). The cases that can run
+ * check their requirements again themselves. Where the check cannot be
+ * made (another program, an exec that fails), every case runs.
+ */
+static void check_cell(struct sched *s, const struct pa_planned *pr, int x)
+{
+	struct pa_run *run = s->run;
+	const char *prog = s->prog ? case_program(s, x) : NULL;
+	int *who = calloc((size_t)run->plan.nplanned + 1, sizeof(int));
+	char *arg = NULL;
+	size_t alen = 0;
+	FILE *a = NULL;
+	int n = 0, named = 0;
+	struct pa_exec e;
+
+	if (!s->unmet || !s->unmet_diag || !s->prog || !s->named)
+		goto out;
+	for (int k = 0; k < s->nchecked; k++)
+		if (s->checked[k].id == pr->id && s->checked[k].level == pr->level)
+			goto out;
+	if (s->nchecked >= (int)(sizeof(s->checked) / sizeof(s->checked[0])))
+		goto out;
+	s->checked[s->nchecked++] = (struct cell){ pr->id, pr->level };
+	if (!prog || !who || !(a = open_memstream(&arg, &alen)))
+		goto out;
+	fputs("--unmet=", a);
+	s->stamp++;
+	for (int j = 0; j < run->plan.nplanned; j++) {
+		const struct pa_planned *q = &run->plan.planned[j];
+		const char *qp;
+		long ci = q->ci - run->all;
+
+		if (q->id != pr->id || q->level != pr->level || s->state[j] != J_WAITING ||
+		    q->skip_reason[0] || q->ci->timeout < 0 || ci < 0 || ci >= run->nall ||
+		    !(qp = case_program(s, j)) || strcmp(qp, prog))
+			continue;
+		who[n++] = j;
+		if (s->named[ci] == s->stamp)	/* --repeat plans a result again */
+			continue;
+		s->named[ci] = s->stamp;
+		fprintf(a, "%s%s", named++ ? "," : "", q->ci->name);
+	}
+	fclose(a);
+	if (n < 3)	/* not worth a process of its own */
+		goto out;
+	case_env(pr, run->o.timeout_scale, true);
+	e = (struct pa_exec){ .path = prog, .arg = arg, .timeout_ms = 60000,
+			      .setup = pa_planned_setup, .setup_arg = (void *)pr };
+	if (!pa_exec(&e) && !e.timed_out && WIFEXITED(e.status) && !WEXITSTATUS(e.status) && e.output)
+		read_unmet(s, who, n, e.output);
+	free(e.output);
+out:
+	free(arg);
+	free(who);
+}
+
+/* A result whose cell's check found its case unable to run there: the
+ * SKIP its case would have given, after the lines it would have printed. */
+static void decided_unmet(struct sched *s, int x)
+{
+	struct diag *d = &s->diag[x];
+	const char *text = s->unmet_diag[x];
+
+	if (text && s->run->tap)
+		d->tap = strdup(text), d->taplen = strlen(text);
+	if (text && s->run->o.verbose)
+		d->out = strdup(text), d->outlen = strlen(text);
+	decided(s, x, PA_SKIP, "%s", s->unmet[x]);
 }
 
 /* Start results in order while there is a free slot and the next may run
@@ -264,12 +426,21 @@ static void start_ready(struct sched *s)
 			decided(s, x, PA_SKIP, "%s", pr->skip_reason);
 			continue;
 		}
+		if (s->unmet && s->unmet[x]) {
+			decided_unmet(s, x);
+			continue;
+		}
 		if (s->running && (alone || s->run_alone || pr->level != s->run_level))
 			break;	/* wait for those running to end */
 		if (s->running && case_running(s->slots, s->nslots, s->state, run->plan.planned, pr->ci))
 			break;	/* one result of a case at a time: see case_running() */
 		if (pa_planned_enter(&run->plan, pr, err, sizeof(err))) {
 			decided(s, x, PA_FAIL, "runner: %s", err);
+			continue;
+		}
+		check_cell(s, pr, x);
+		if (s->unmet && s->unmet[x]) {
+			decided_unmet(s, x);
 			continue;
 		}
 		for (k = 0; s->slots[k].j >= 0; k++)
@@ -374,6 +545,10 @@ void pa_run_plan(struct pa_run *run)
 		.state = calloc((size_t)nplanned + 1, 1),
 		.diag = calloc((size_t)nplanned + 1, sizeof(struct diag)),
 		.order = calloc((size_t)nplanned + 1, sizeof(int)),
+		.unmet = calloc((size_t)nplanned + 1, sizeof(char *)),
+		.unmet_diag = calloc((size_t)nplanned + 1, sizeof(char *)),
+		.prog = calloc((size_t)run->nall + 1, sizeof(char *)),
+		.named = calloc((size_t)run->nall + 1, sizeof(int)),
 		/* where the KTAP goes to a file or a pipe but a person
 		 * watches the terminal: a progress line there, rewritten */
 		.sink = {
@@ -409,7 +584,17 @@ void pa_run_plan(struct pa_run *run)
 	for (int j = 0; j < nplanned; j++) {
 		free(s.diag[j].out);
 		free(s.diag[j].tap);
+		if (s.unmet)
+			free(s.unmet[j]);
+		if (s.unmet_diag)
+			free(s.unmet_diag[j]);
 	}
+	free(s.unmet);
+	free(s.unmet_diag);
+	for (int i = 0; s.prog && i < run->nall; i++)
+		free(s.prog[i]);
+	free(s.prog);
+	free(s.named);
 	free(s.diag);
 	free(s.slots);
 	free(s.state);
