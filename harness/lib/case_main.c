@@ -440,8 +440,10 @@ static int list_cases(bool info)
 }
 
 /*
- * perfabi-cases --unmet=<area>/<name>,...: for the runner, once per matrix
- * cell (run as the cell's identity, at its paranoid level): each named
+ * perfabi-cases --unmet=<area>/<name>,... (or any case of the program
+ * with that option): for the runner, once per matrix cell (run as the
+ * cell's identity, at its paranoid level, as the case path it runs that
+ * cell's cases by, which that identity can reach): each named
  * case whose requirements this context does not meet, found as the case
  * finds them at its own start (unmet_requirement()), after the header
  * lines it would print there:
@@ -518,6 +520,8 @@ int main(int argc, char **argv)
 	}
 	set_case(e);
 	if (argc > 1) {
+		if (!strncmp(argv[1], "--unmet=", 8))	/* any case answers for all */
+			return list_unmet(argv[1] + 8);
 		if (!strcmp(argv[1], "--info")) {
 			pa_info_print(stdout, pa_this_case, pa_this_case_name);
 			return 0;

@@ -330,7 +330,8 @@ static void read_unmet(struct sched *s, const int *who, int n, char *out)
 
 /*
  * The first result of a cell (an identity at a paranoid level) to start:
- * one process of the case program, as that identity at that level, says
+ * one process of the case program (run as that result's case, by the path
+ * the cell's cases run by), as that identity at that level, says
  * which of the cell's cases cannot run there and why (perfabi-cases
  * --unmet, harness/lib/case_main.c), as each would say at its own start;
  * those results are SKIPs without an exec each (some 1.6 ms of CPU here,
@@ -380,7 +381,9 @@ static void check_cell(struct sched *s, const struct pa_planned *pr, int x)
 	if (n < 3)	/* not worth a process of its own */
 		goto out;
 	case_env(pr, run->o.timeout_scale, true);
-	e = (struct pa_exec){ .path = prog, .arg = arg, .timeout_ms = 60000,
+	/* run by the path the cell's cases run by (the program's real path
+	 * may lie under a directory the identity cannot search) */
+	e = (struct pa_exec){ .path = pr->ci->path, .arg = arg, .timeout_ms = 60000,
 			      .setup = pa_planned_setup, .setup_arg = (void *)pr };
 	if (!pa_exec(&e) && !e.timed_out && WIFEXITED(e.status) && !WEXITSTATUS(e.status) && e.output)
 		read_unmet(s, who, n, e.output);

@@ -20,12 +20,18 @@ check "each after the lines the case prints first" \
 	test "$(grep -B2 '^unmet: selftest/skip_probed' <<<"$out" | head -n2)" = "$(printf '# selftest/skip_probed: selftest: skips by its probe\n# ref: tests/integration/cell_check.sh')"
 check "a case at fault (an unknown feature, no assertion) is left to its own run" \
 	bash -c "! grep -q 'bad_feature\|no_assertion' <<<\"\$1\"" _ "$out"
+check "the program by its own name ran the probe" test "$(cat "$tmp/probes")" = perfabi-testcases
+rm -f "$tmp/probes"
+out=$("$SELF/selftest/pass" --unmet=selftest/pass,selftest/skip_probed); rc=$?
+check "any case of the program answers for all" \
+	test "$rc:$(grep '^unmet: ' <<<"$out")" = "$(printf '0:unmet: selftest/skip_probed\tselftest: the probe says no ever')"
+check "running the probe there" test "$(cat "$tmp/probes")" = pass
 rm -f "$tmp/probes"
 
 # a run of four cases
 "$RUN" --cases "$SELF" --results "$tmp/r" --run-id many -v selftest/pass selftest/skip selftest/skip_probed selftest/xfail >"$tmp/many.out" 2>&1
-check "the probe ran once per cell, in the cell's check" \
-	test "$(cat "$tmp/probes")" = "$(yes perfabi-testcases | head -n $cells)"
+check "the probe ran once per cell, in the cell's check (run as its first case)" \
+	test "$(cat "$tmp/probes")" = "$(yes pass | head -n $cells)"
 check "its results are the skips the case gives" \
 	test "$(grep -c $'^selftest/skip_probed@[a-z]*,paranoid=[0-9-]*\tskip\t[0-9]*\tselftest: the probe says no ever$' "$tmp/r/many/results.tsv")" -eq $cells
 check "after the case's own lines, in run.tap" \

@@ -5,10 +5,11 @@
 
 /*
  * Harness self-test: a probe that finds its case unable to run. Each time
- * it runs it appends the name of the program it runs in to the file
- * $PERFABI_SELFTEST_DIR/probes: the case's own ("skip_probed") where the
- * case ran, the program's ("perfabi-testcases") where the runner's check
- * of the whole cell asked (perfabi-cases --unmet).
+ * it runs it appends the name its process was run by to the file
+ * $PERFABI_SELFTEST_DIR/probes: "skip_probed" where the case ran, another
+ * case's name where the runner's check of the whole cell asked
+ * (<case> --unmet=..., run as the cell's first case), "perfabi-testcases"
+ * where the program was asked by its own name.
  */
 static const char *probe(void)
 {
