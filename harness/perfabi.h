@@ -994,6 +994,10 @@ unsigned long long pa_vm_pin_kb(void);
  * the task's comm is comm (so a task that has not exec'd yet reads 0);
  * 0 when unreadable. */
 char pa_task_state(pid_t pid, pid_t tid, const char *comm);
+/* Wait (at most 10 s) until task pid sleeps (state S; with comm non-NULL,
+ * only once its comm is comm); where it does not, the case fails with
+ * "<what> (state 'X')", the task is killed and reaped, and the body ends. */
+void pa_wait_task_sleeps(pid_t pid, const char *comm, const char *what);
 /* Pin the calling thread to one CPU (sched_setaffinity's return). */
 int pa_pin_cpu(int cpu);
 /* The CPUs this thread may run on, ascending, at most max: how many. */

@@ -1,6 +1,5 @@
 #include "perfabi.h"
 
-#include <signal.h>
 #include <sys/wait.h>
 
 #define K 1000000ULL	/* pa_loop3() iterations */
@@ -47,14 +46,7 @@ static uint64_t run(uint64_t k)
 	}
 	ASSERT_GT(pid, 0);
 	close(p[0]);
-	for (int i = 0; i < 10000 && pa_task_state(pid, 0, NULL) != 'S'; i++)
-		pa_sleep_ms(1);
-	if (pa_task_state(pid, 0, NULL) != 'S') {
-		pa_fail("the child did not block in read() within 10 s");
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		pa_abort();
-	}
+	pa_wait_task_sleeps(pid, NULL, "the child did not block in read() within 10 s");
 	a.disabled = 0;
 	fd = pa_hw_open_attr(&a, pid, -1, -1);
 	ASSERT_EQ(write(p[1], &c, 1), 1);

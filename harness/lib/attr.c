@@ -118,19 +118,8 @@ pid_t pa_blocked_cat_start(int *go_fd, int *in_fd, int pages)
 
 void pa_blocked_cat_go(pid_t pid, int go_fd)
 {
-	char st = 0;
-
 	ASSERT_EQ(write(go_fd, "g", 1), 1);
-	for (int i = 0; i < 10000; i++) {
-		st = pa_task_state(pid, 0, "cat");
-		if (st == 'S')
-			return;
-		pa_sleep_ms(1);
-	}
-	pa_fail("the child did not exec cat and block (state '%c')", st ? st : '?');
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	pa_abort();
+	pa_wait_task_sleeps(pid, "cat", "the child did not exec cat and block");
 }
 
 int pa_exec_child_go(pid_t pid, int go_fd)

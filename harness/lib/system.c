@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 
 int pa_sysctl_read_at(const char *procsys, const char *name, char *buf, size_t len)
 {
@@ -513,6 +514,22 @@ char pa_task_state(pid_t pid, pid_t tid, const char *comm)
 	}
 	p = strrchr(buf, ')');	/* the comm may hold spaces and parentheses */
 	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+void pa_wait_task_sleeps(pid_t pid, const char *comm, const char *what)
+{
+	char st = 0;
+
+	for (int i = 0; i < 10000; i++) {
+		st = pa_task_state(pid, 0, comm);
+		if (st == 'S')
+			return;
+		pa_sleep_ms(1);
+	}
+	pa_fail("%s (state '%c')", what, st ? st : '?');
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	pa_abort();
 }
 
 unsigned long long pa_vm_pin_kb(void)

@@ -116,9 +116,21 @@ struct diag {
 	size_t outlen, taplen;
 };
 
-/* Start one result's case binary under its deadline. */
-static void case_env(const struct pa_planned *pr, double scale, bool parallel);
+/* The environment every case process of the run gets. */
+static void case_env(const struct pa_planned *pr, double scale, bool parallel)
+{
+	char lv[16], sc[32];
 
+	/* the level this cell runs at, for cases that check the sysctl
+	 * reflects what was written */
+	snprintf(lv, sizeof(lv), "%d", pr->level);
+	setenv("PERFABI_PARANOID_SET", lv, 1);
+	snprintf(sc, sizeof(sc), "%g", scale);
+	setenv("PERFABI_TIMEOUT_SCALE", sc, 1);
+	setenv("PERFABI_PARALLEL", parallel ? "1" : "0", 1);
+}
+
+/* Start one result's case binary under its deadline. */
 static int start_result(struct slot *s, const struct pa_planned *pr, int j, double scale,
 		     bool parallel)
 {
@@ -249,20 +261,6 @@ static void decided(struct sched *s, int x, enum pa_outcome o, const char *fmt, 
 	s->next++;
 }
 
-/* The environment every case process of the run gets. */
-static void case_env(const struct pa_planned *pr, double scale, bool parallel)
-{
-	char lv[16], sc[32];
-
-	/* the level this cell runs at, for cases that check the sysctl
-	 * reflects what was written */
-	snprintf(lv, sizeof(lv), "%d", pr->level);
-	setenv("PERFABI_PARANOID_SET", lv, 1);
-	snprintf(sc, sizeof(sc), "%g", scale);
-	setenv("PERFABI_TIMEOUT_SCALE", sc, 1);
-	setenv("PERFABI_PARALLEL", parallel ? "1" : "0", 1);
-}
-
 /* The real path of result x's case program (cached by case), or NULL. */
 static const char *case_program(struct sched *s, int x)
 {
@@ -342,8 +340,8 @@ static void read_unmet(struct sched *s, const int *who, int n, char *out)
 static void check_cell(struct sched *s, const struct pa_planned *pr, int x)
 {
 	struct pa_run *run = s->run;
-	const char *prog = s->prog ? case_program(s, x) : NULL;
-	int *who = calloc((size_t)run->plan.nplanned + 1, sizeof(int));
+	const char *prog;
+	int *who = NULL;
 	char *arg = NULL;
 	size_t alen = 0;
 	FILE *a = NULL;
@@ -351,13 +349,15 @@ static void check_cell(struct sched *s, const struct pa_planned *pr, int x)
 	struct pa_exec e;
 
 	if (!s->unmet || !s->unmet_diag || !s->prog || !s->named)
-		goto out;
+		return;
 	for (int k = 0; k < s->nchecked; k++)
 		if (s->checked[k].id == pr->id && s->checked[k].level == pr->level)
-			goto out;
+			return;	/* every result after a cell's first: nothing more */
 	if (s->nchecked >= (int)(sizeof(s->checked) / sizeof(s->checked[0])))
-		goto out;
+		return;
 	s->checked[s->nchecked++] = (struct cell){ pr->id, pr->level };
+	prog = case_program(s, x);
+	who = calloc((size_t)run->plan.nplanned + 1, sizeof(int));
 	if (!prog || !who || !(a = open_memstream(&arg, &alen)))
 		goto out;
 	fputs("--unmet=", a);
